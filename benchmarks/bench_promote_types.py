@@ -1,0 +1,113 @@
+"""How fast is ``typing_pkg.promote_types`` next to NumPy's and JAX's?
+
+Usage::
+
+    python benchmarks/bench_promote_types.py [--repeat 7] [--number 200000]
+
+Times ``typing_pkg.promote_types(float32, int8)`` (marker inputs, default
+``jax`` rules), ``numpy.promote_types(np.float32, np.int8)`` and
+``jax.numpy.promote_types(jnp.float32, jnp.int8)`` in one process, for a few
+representative pairs: ``timeit`` with several repeats, best of them, reported
+per call.  The goal: faster than JAX and within 2× of NumPy (ratio
+ours/numpy ≤ 2, ours/jax < 1); the exit status is 1 when it is missed.
+JAX runs on the CPU with ``jax_enable_x64`` on, the configuration the
+``jax`` rules reproduce.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (ours, numpy / jax attribute): pairs every library can promote.
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("float32", "int8"),
+    ("uint32", "int32"),
+    ("int16", "uint8"),
+    ("complex64", "float64"),
+    ("bool_", "float16"),
+    ("bfloat16", "float32"),
+)
+
+
+def best_per_call(
+    func: Callable[[Any, Any], object], a: Any, b: Any, number: int, repeat: int
+) -> float:
+    """Return the best seconds per ``func(a, b)`` call over ``repeat`` runs of ``number`` calls."""
+    func(a, b)  # warm caches (ours memoises, JAX's lru_caches too)
+    names = {"func": func, "a": a, "b": b}  # timeit's loop calls func directly: no wrapper frame
+    return min(timeit.repeat("func(a, b)", globals=names, number=number, repeat=repeat)) / number
+
+
+def _np_type(np: Any, ml_dtypes: Any, name: str) -> Any:
+    if name == "bfloat16":
+        return ml_dtypes.bfloat16
+    return getattr(np, name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and return 0 if the goal is met."""
+    parser = argparse.ArgumentParser(description="promote_types: ours vs NumPy vs JAX")
+    parser.add_argument("--repeat", type=int, default=7, help="timing runs per case (best kept)")
+    parser.add_argument("--number", type=int, default=200_000, help="calls per run (JAX: 1/10)")
+    args = parser.parse_args(argv)
+
+    if str(ROOT) not in sys.path:  # benchmark the checkout, installed or not
+        sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    os.environ["JAX_ENABLE_X64"] = "1"  # what the 'jax' rules reproduce
+    import jax
+    import jax.numpy as jnp
+    import ml_dtypes
+    import numpy as np
+
+    import typing_pkg as tp
+
+    print(
+        f"python {sys.version.split()[0]}, numpy {np.__version__}, jax {jax.__version__}; "
+        f"best of {args.repeat}, ns per call"
+    )
+    header = f"{'pair':<20} {'ours':>8} {'numpy':>8} {'jax':>8} {'ours/numpy':>11} {'ours/jax':>9}"
+    print(header)
+    print("-" * len(header))
+    vs_numpy: list[float] = []
+    vs_jax: list[float] = []
+    for a, b in PAIRS:
+        ours_a, ours_b = getattr(tp, a), getattr(tp, b)
+        np_a, np_b = _np_type(np, ml_dtypes, a), _np_type(np, ml_dtypes, b)
+        jnp_a, jnp_b = getattr(jnp, a), getattr(jnp, b)
+        # Check that all three agree before timing anything.
+        ours_result = tp.promote_types(ours_a, ours_b).name.rstrip("_")
+        np_result = np.promote_types(np_a, np_b).name
+        jax_result = jnp.promote_types(jnp_a, jnp_b).name
+        ours = best_per_call(tp.promote_types, ours_a, ours_b, args.number, args.repeat)
+        nump = best_per_call(np.promote_types, np_a, np_b, args.number, args.repeat)
+        jax_number = max(args.number // 10, 1)
+        jaxt = best_per_call(jnp.promote_types, jnp_a, jnp_b, jax_number, args.repeat)
+        vs_numpy.append(ours / nump)
+        vs_jax.append(ours / jaxt)
+        note = "" if ours_result == jax_result else f"  (ours {ours_result}, jax {jax_result})"
+        note += "" if np_result == jax_result else f"  (numpy {np_result})"
+        print(
+            f"{a + ' ' + b:<20} {ours * 1e9:8.0f} {nump * 1e9:8.0f} {jaxt * 1e9:8.0f} "
+            f"{ours / nump:11.2f} {ours / jaxt:9.3f}{note}"
+        )
+    geo_numpy = math.exp(sum(map(math.log, vs_numpy)) / len(vs_numpy))
+    geo_jax = math.exp(sum(map(math.log, vs_jax)) / len(vs_jax))
+    print("-" * len(header))
+    print(f"{'geometric mean':<47} {geo_numpy:11.2f} {geo_jax:9.3f}")
+    met = max(vs_numpy) <= 2.0 and max(vs_jax) < 1.0
+    print(f"goal (ours/numpy <= 2 and ours/jax < 1 for every pair): {'met' if met else 'MISSED'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Every rule set against the library itself, running now.
+
+Each rule set's library is observed afresh in its own interpreter (JAX's
+configuration must not leak between modes), through ``jax.eval_shape`` for
+JAX (tracing, no compilation).  The rules must match every cell, and the
+recorded truth file must still be what the installed library does: a
+library upgrade that changes behaviour fails here until the truth is
+regenerated with ``python tools/make_truth.py``.
+
+Nothing here is skipped: a library that is missing is an error (``.ci/run``
+installs them all; ``tensorflow`` is read from the design note's table in
+``../shared/seeds``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from typing_pkg.conformance.compare import compare
+from typing_pkg.conformance.observe import observe_table_in_subprocess
+from typing_pkg.conformance.truthfile import read_truth
+
+TRUTH = Path(__file__).resolve().parents[2] / "truth"
+RULE_SETS = ["jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "tensorflow"]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_rules_match_the_live_library_and_the_truth_file_is_fresh(rules: str) -> None:
+    _, cells = observe_table_in_subprocess(rules)
+    report = compare(rules, cells)
+    print(report.summary())
+    assert report.ok, report.details()
+
+    recorded = read_truth(TRUTH / f"{rules}.csv")
+    assert len(cells) == len(recorded)
+    stale = [(new, old) for new, old in zip(cells, recorded, strict=True) if new != old]
+    assert not stale, (
+        f"truth/{rules}.csv is stale in {len(stale)} cells (regenerate it with "
+        f"'python tools/make_truth.py --rules {rules}'); first: {stale[0]}"
+    )
