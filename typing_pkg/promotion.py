@@ -34,8 +34,9 @@ class PromotionError(TypeError):
     """The active rules define no promotion for these dtypes."""
 
 
-# (a, b, rules) -> marker, for every hashable input seen; the fast path of promote_types.
-_promoted: Final[dict[tuple[Any, Any, str], type[DType]]] = {}
+# rules -> a -> b -> marker, for every hashable input seen: the fast path of
+# promote_types (nested dicts cost less than hashing a tuple key).
+_promoted: Final[dict[str, dict[Any, dict[Any, type[DType]]]]] = {}
 _SCALAR_VALUES: Final = {
     bool: "bool_",
     int: "weak_int",
@@ -63,12 +64,12 @@ def _promote_names(a: str, b: str, rules: str) -> str:
 def promote_types(a: Any, b: Any, *, rules: str = DEFAULT) -> type[DType]:
     """Return the marker ``a`` and ``b`` promote to under ``rules``."""
     try:
-        return _promoted[a, b, rules]
+        return _promoted[rules][a][b]
     except (KeyError, TypeError):  # not seen yet, or unhashable
         pass
     result = BY_NAME[_promote_names(to_marker(a).name, to_marker(b).name, rules)]
     with contextlib.suppress(TypeError):  # unhashable inputs are not cached
-        _promoted[a, b, rules] = result
+        _promoted.setdefault(rules, {}).setdefault(a, {})[b] = result
     return result
 
 
