@@ -32,7 +32,7 @@ from typing import ClassVar, Final
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice
 from typing_pkg.ops import INPLACE_OF
-from typing_pkg.rules.base import Outcome, RuleSet, Undefined
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
 
 __all__ = ["ArrayApiRules"]
 
@@ -67,7 +67,6 @@ ACCEPTS: Final[Mapping[str, str]] = {
 # What NumPy, which computes for array_api_strict, cannot do with the promoted dtype.
 NO_COMPLEX_LOOP: Final = frozenset({"floordiv", "mod"})
 COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
-REAL_OF_COMPLEX: Final = {"complex64": "float32", "complex128": "float64"}
 
 
 class ArrayApiRules(RuleSet):
@@ -86,16 +85,11 @@ class ArrayApiRules(RuleSet):
         """The Array API lattice."""
         return self._lattice
 
-    def _accepts(self, op: str, t: str) -> Outcome:
-        if BY_NAME[t].kind not in ACCEPTS[op]:
-            return Undefined(f"{op} does not accept {t}")
-        return t
-
     def binary(self, op: str, a: str, b: str) -> Outcome:
         """Check each array operand's kind, join, and compute in the joined dtype."""
         for operand in (a, b):
             if operand not in self.scalars:
-                checked = self._accepts(op, operand)
+                checked = check_kind(op, operand, ACCEPTS)
                 if isinstance(checked, Undefined):
                     return checked
         a, b = self.marker(a), self.marker(b)
@@ -108,7 +102,7 @@ class ArrayApiRules(RuleSet):
 
     def unary(self, op: str, a: str) -> Outcome:
         """Check the operator accepts ``a``; ``abs`` of complex is real."""
-        checked = self._accepts(op, a)
+        checked = check_kind(op, a, ACCEPTS)
         if op == "abs" and not isinstance(checked, Undefined):
             return REAL_OF_COMPLEX.get(checked, checked)
         return checked

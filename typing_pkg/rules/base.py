@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from typing_pkg.dtypes import CONCRETE, WEAK
+from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK
 from typing_pkg.lattice import Promotion
 from typing_pkg.ops import BINARY, INPLACE_OF, UNARY
 
-__all__ = ["PY_SCALARS", "Outcome", "RuleSet", "Undefined"]
+__all__ = ["PY_SCALARS", "REAL_OF_COMPLEX", "Outcome", "RuleSet", "Undefined", "check_kind"]
 
 PY_SCALARS: Final[Mapping[str, str]] = {
     "py_bool": "bool_",
@@ -54,6 +54,22 @@ class Undefined:
 
 Outcome = str | Undefined
 """A result dtype's marker name, or ``Undefined``."""
+
+REAL_OF_COMPLEX: Final[Mapping[str, str]] = {
+    "complex32": "float16",
+    "bcomplex32": "bfloat16",
+    "complex64": "float32",
+    "complex128": "float64",
+    "weak_complex": "weak_float",
+}
+"""The real type of each complex type: what ``abs`` gives in every library."""
+
+
+def check_kind(op: str, t: str, accepts: Mapping[str, str]) -> Outcome:
+    """Return ``t`` if ``op`` accepts its kind (``accepts[op]``: kind letters), else why not."""
+    if BY_NAME[t].kind not in accepts[op]:
+        return Undefined(f"{op} does not accept {t}")
+    return t
 
 
 class RuleSet(ABC):

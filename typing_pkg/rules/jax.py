@@ -36,8 +36,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
+from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice
-from typing_pkg.rules.base import Outcome, RuleSet, Undefined
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
 
 __all__ = ["JaxRules", "JaxStrictRules", "JaxX32Rules"]
 
@@ -110,13 +111,6 @@ TO_INEXACT: Final[Mapping[str, str]] = {
 # jax.numpy's to_numeric_dtype: bool becomes int32 before //, %, ** and shifts.
 TO_NUMERIC: Final[Mapping[str, str]] = {"bool_": "int32"}
 
-_KIND: Final = {
-    **{t: "b" for t in ("bool_",)},
-    **{t: "i" for t in (*_INTS, "weak_int")},
-    **{t: "u" for t in _UINTS},
-    **{t: "f" for t in (*_FLOATS, "weak_float")},
-    **{t: "c" for t in (*_COMPLEX, "weak_complex")},
-}
 
 # What the operator's lax primitive accepts, by kind of the (converted) join.
 _ACCEPTS: Final[Mapping[str, str]] = {
@@ -134,11 +128,6 @@ _COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 # and -1) is computed in int8.
 _ABS_REFUSES: Final = frozenset({"int2", "int4"})
 _ABS_WIDENS: Final = {"int1": "int8"}
-_REAL_OF_COMPLEX: Final = {
-    "complex64": "float32",
-    "complex128": "float64",
-    "weak_complex": "weak_float",
-}
 
 
 class JaxRules(RuleSet):
@@ -184,11 +173,11 @@ class JaxRules(RuleSet):
 
     def _apply(self, op: str, t: str) -> Outcome:
         t = self._canon(_PREPARE.get(op, {}).get(t, t))
-        kind = _KIND[t]
-        if kind not in _ACCEPTS[op] or (op == "abs" and t in _ABS_REFUSES):
+        checked = check_kind(op, t, _ACCEPTS)
+        if isinstance(checked, Undefined) or (op == "abs" and t in _ABS_REFUSES):
             return Undefined(f"{op} does not accept {t}")
         if op == "abs":
-            return _ABS_WIDENS.get(t, _REAL_OF_COMPLEX.get(t, t))
+            return _ABS_WIDENS.get(t, REAL_OF_COMPLEX.get(t, t))
         return t
 
     def _strong(self, t: str) -> str:
@@ -205,10 +194,12 @@ class JaxRules(RuleSet):
         numeric = self._apply("pow", joined)
         if isinstance(numeric, Undefined):
             return numeric
-        if _KIND[numeric] in "iu":  # integer powers are computed strongly typed
+        if BY_NAME[numeric].kind in "iu":  # integer powers are computed strongly typed
             return self._strong(numeric)
         exponent = self.marker(b)
-        if _KIND[base] in "fc" and _KIND[exponent] in "iu":  # lax.pow(x1, x2) unpromoted
+        if (
+            BY_NAME[base].kind in "fc" and BY_NAME[exponent].kind in "iu"
+        ):  # lax.pow(x1, x2) unpromoted
             weak = base in _STRONG_OF_WEAK and exponent in _STRONG_OF_WEAK
             return self._canon(base) if weak else self._strong(base)
         return numeric

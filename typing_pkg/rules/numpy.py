@@ -73,7 +73,7 @@ from typing import ClassVar, Final
 from typing_pkg.dtypes import BY_NAME, CONCRETE
 from typing_pkg.lattice import PromotionTable
 from typing_pkg.ops import INPLACE_OF
-from typing_pkg.rules.base import Outcome, RuleSet, Undefined
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["NumpyRules"]
 
@@ -214,11 +214,6 @@ ML_LOOPS: Final[Mapping[str, frozenset[str]]] = {
 }
 """The ufuncs for which ml_dtypes registers a loop on each of its types."""
 
-_REAL: Final = {
-    "complex64": "float32", "complex128": "float64",
-    "complex32": "float16", "bcomplex32": "bfloat16",
-}  # fmt: skip
-"""What ``absolute`` of each complex type gives."""
 
 _UNIFORM: Final = frozenset({"add", "subtract", "multiply", "negative", "positive", *_COMPARISONS})
 """Ufuncs that, on NumPy's own dtypes, promote first and then need that type's loop."""
@@ -329,7 +324,7 @@ def _output(ufunc: str, loop: str) -> str:
     """Return the dtype a ufunc's loop on ``loop`` produces."""
     if ufunc in _COMPARISONS:
         return "bool_"
-    return _REAL.get(loop, loop) if ufunc == "absolute" else loop
+    return REAL_OF_COMPLEX.get(loop, loop) if ufunc == "absolute" else loop
 
 
 def _fits(operand: str, loop: str, scalars_weak: bool) -> bool:

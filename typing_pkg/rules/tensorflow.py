@@ -25,7 +25,7 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import PromotionTable
-from typing_pkg.rules.base import Outcome, RuleSet, Undefined
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
 
 __all__ = ["TensorflowRules"]
 
@@ -60,7 +60,6 @@ TRUEDIV: Final[Mapping[str, str]] = {
     "int32": "float64", "int64": "float64", "uint32": "float64", "uint64": "float64",
 }  # fmt: skip
 COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
-REAL_OF_COMPLEX: Final = {"complex64": "float32", "complex128": "float64"}
 
 
 def convert(x: str, y: str) -> str | None:
@@ -90,18 +89,13 @@ class TensorflowRules(RuleSet):
         """The asymmetric conversion table."""
         return self._table
 
-    def _accepts(self, op: str, t: str) -> Outcome:
-        if BY_NAME[t].kind not in ACCEPTS[op]:
-            return Undefined(f"{op} does not accept {t}")
-        return t
-
     def binary(self, op: str, a: str, b: str) -> Outcome:
         """Convert the right operand to the left one's dtype, then apply the kernel."""
         a, b = self.marker(a), self.marker(b)
         common = convert(a, b)
         if common is None:
             return Undefined(f"{b} cannot be converted to {SCALAR_TENSOR.get(a, a)}")
-        checked = self._accepts(op, common)
+        checked = check_kind(op, common, ACCEPTS)
         if isinstance(checked, Undefined):
             return checked
         if op in COMPARISONS:
@@ -110,7 +104,7 @@ class TensorflowRules(RuleSet):
 
     def unary(self, op: str, a: str) -> Outcome:
         """Check the kernel accepts ``a``; ``abs`` of complex is real."""
-        checked = self._accepts(op, a)
+        checked = check_kind(op, a, ACCEPTS)
         if op == "abs" and not isinstance(checked, Undefined):
             return REAL_OF_COMPLEX.get(checked, checked)
         return checked

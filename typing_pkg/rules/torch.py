@@ -63,7 +63,7 @@ from typing import ClassVar, Final
 
 from typing_pkg.lattice import Lattice, PromotionTable
 from typing_pkg.ops import INPLACE_OF, SYMBOL
-from typing_pkg.rules.base import Outcome, RuleSet, Undefined
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["TorchRules"]
 
@@ -117,11 +117,6 @@ COMPLEX_OF: Final[Mapping[str, str]] = {
     "float64": "complex128",
 }  # fmt: skip
 """The complex type of each floating precision (a floating tensor with a complex scalar)."""
-REAL_OF: Final[Mapping[str, str]] = {
-    "complex32": "float16", "complex64": "float32", "complex128": "float64",
-    "weak_complex": "weak_float",
-}  # fmt: skip
-"""What ``abs`` makes of a complex type."""
 
 ACCEPTS: Final[Mapping[str, str]] = {
     "floordiv": "if", "mod": "if", "and": "bi", "or": "bi", "xor": "bi",
@@ -213,7 +208,7 @@ class TorchRules(RuleSet):
         """Apply the operator's category check; ``abs`` of a complex tensor is real."""
         if _CATEGORY[a] not in ACCEPTS.get(op, CATEGORIES):
             return Undefined(f"{SYMBOL[op]} does not accept {a}")
-        return REAL_OF.get(a, a) if op == "abs" else a
+        return REAL_OF_COMPLEX.get(a, a) if op == "abs" else a
 
     def inplace(self, op: str, a: str, b: str) -> Outcome:
         """The binary result, cast back into the left tensor: never to a lower category."""
