@@ -20,7 +20,7 @@ from typing_pkg import render
 from typing_pkg.cli import STUBS_NOT_READY, main
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice, PromotionTable
-from typing_pkg.rules import RuleSet, Undefined, get_rules, names, register
+from typing_pkg.rules import RuleSet, Undefined, get_rules, names, register, unregister
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_TABLE = ROOT / "truth" / "seed000_jax_table.csv"
@@ -110,12 +110,10 @@ class _TableRules(RuleSet):
 @pytest.fixture
 def table_rules() -> Iterator[RuleSet]:
     """Register the table rule set for one test."""
-    from typing_pkg import rules as registry
-
     rules = _TableRules()
     register(rules)
     yield rules
-    registry._loaded.pop(rules.name, None)  # no public way to unregister
+    unregister(rules.name)
 
 
 # ------------------------------------------------------------ seed 000

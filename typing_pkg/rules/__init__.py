@@ -13,8 +13,11 @@ name                    the behaviour it reproduces
 ======================  ==================================================
 
 ``get_rules(name)`` returns a rule set (built once, on first use);
-``register(rules)`` adds a user's own, for instance one built on a custom
-``typing_pkg.lattice.Lattice``.
+``register(rules)`` adds a user's own, for instance a
+``typing_pkg.rules.custom.LatticeRules`` made from a lattice of their own.
+A name of the form ``"package.module:ATTRIBUTE"`` imports that module and
+uses (and registers) the rule set it holds under that attribute, so the
+command line and the mypy plugin can use a custom rule set by reference.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ __all__ = [
     "get_rules",
     "names",
     "register",
+    "unregister",
 ]
 
 DEFAULT: Final = "jax"
@@ -67,6 +71,8 @@ def get_rules(name: str | RuleSet = DEFAULT) -> RuleSet:
     found = _loaded.get(name)
     if found is not None:
         return found
+    if isinstance(name, str) and ":" in name:
+        return _import_rules(name)
     spec = _BUILTIN.get(name) if isinstance(name, str) else None
     if spec is None:
         raise UnknownRulesError(f"unknown rule set {name!r}; valid names: {', '.join(names())}")
@@ -76,8 +82,32 @@ def get_rules(name: str | RuleSet = DEFAULT) -> RuleSet:
     return rules
 
 
+def _import_rules(reference: str) -> RuleSet:
+    """Import the rule set named by ``"package.module:ATTRIBUTE"`` and register it."""
+    module, _, attribute = reference.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as error:
+        raise UnknownRulesError(f"cannot load rule set {reference!r}: {error}") from None
+    if not isinstance(found, RuleSet):
+        raise UnknownRulesError(f"{reference!r} is a {type(found).__name__}, not a RuleSet")
+    _loaded[reference] = found
+    if found.name not in _BUILTIN:
+        _loaded[found.name] = found
+    return found
+
+
 def register(rules: RuleSet) -> None:
     """Make ``rules`` available by its name (a built-in name cannot be replaced)."""
     if rules.name in _BUILTIN:
         raise ValueError(f"{rules.name!r} is a built-in rule set and cannot be replaced")
     _loaded[rules.name] = rules
+
+
+def unregister(name: str) -> None:
+    """Forget a user's rule set (registered by name or loaded by reference)."""
+    if name in _BUILTIN:
+        raise ValueError(f"{name!r} is a built-in rule set and cannot be removed")
+    rules = _loaded.pop(name, None)
+    for key in [k for k, v in _loaded.items() if v is rules and k not in _BUILTIN]:
+        del _loaded[key]

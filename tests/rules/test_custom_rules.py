@@ -1,0 +1,106 @@
+"""A user's own lattice as a rule set."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import typing_pkg as tp
+from typing_pkg.lattice import LatticeError
+from typing_pkg.rules import (
+    Undefined,
+    UnknownRulesError,
+    get_rules,
+    names,
+    register,
+    unregister,
+)
+from typing_pkg.rules.custom import LatticeRules
+
+EDGES = {
+    "bool_": ("weak_int",),
+    "weak_int": ("int8",),
+    "int8": ("int16",),
+    "int16": (),
+    "weak_float": ("float16",),
+    "float16": ("float32",),
+    "float32": ("complex64",),
+    "complex64": (),
+}
+
+
+@pytest.fixture(autouse=True)
+def _forget_custom_rules() -> Iterator[None]:
+    yield
+    for name in ("strict-floats", "mine", "my_rules:RULES"):
+        unregister(name)
+    assert names() == ("jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "tensorflow")
+
+
+def test_a_custom_lattice_drives_promotion_and_operators() -> None:
+    rules = LatticeRules("strict-floats", EDGES)
+    register(rules)
+    assert "strict-floats" in names()
+    assert tp.promote_types("int8", int, rules="strict-floats") is tp.int8
+    assert tp.promote_types("float16", "float32", rules="strict-floats") is tp.float32
+    with pytest.raises(tp.PromotionError, match="int8 and float16 have no promotion"):
+        tp.promote_types("int8", "float16", rules="strict-floats")
+    assert rules.result("add", "int8", "py_int") == "int8"
+    assert rules.result("lt", "float16", "float32") == "bool_"
+    assert rules.result("abs", "complex64") == "float32"
+    assert isinstance(rules.result("truediv", "int8", "int8"), Undefined)
+    assert isinstance(rules.result("and", "float16", "float16"), Undefined)
+    assert isinstance(rules.result("sub", "int8", "float16"), Undefined)
+
+
+def test_true_division_can_map_integers_to_a_float() -> None:
+    rules = LatticeRules("divides", EDGES, true_divide={"int8": "float16", "int16": "float32"})
+    assert rules.result("truediv", "int8", "py_int") == "float16"
+
+
+def test_edges_that_are_not_a_lattice_are_rejected_naming_a_pair() -> None:
+    with pytest.raises(LatticeError, match="int8 and int16 lie on a cycle"):
+        LatticeRules("cyclic", {"int8": ("int16",), "int16": ("int8",)})
+    with pytest.raises(LatticeError, match="int8 and uint8 have no least upper bound"):
+        LatticeRules(
+            "ambiguous",
+            {
+                "int8": ("int16", "float16"),
+                "uint8": ("int16", "float16"),
+                "int16": (),
+                "float16": (),
+            },
+        )
+    with pytest.raises(LatticeError, match="float99 are not markers"):
+        LatticeRules("unknown", {"int8": ("float99",)})
+
+
+def test_builtin_names_cannot_be_replaced() -> None:
+    with pytest.raises(ValueError, match="built-in"):
+        register(LatticeRules("jax", EDGES))
+
+
+def test_a_rule_set_can_be_named_by_module_and_attribute(tmp_path: Path) -> None:
+    (tmp_path / "my_rules.py").write_text(
+        textwrap.dedent(
+            f"""
+            from typing_pkg.rules.custom import LatticeRules
+            RULES = LatticeRules("mine", {EDGES!r})
+            NOT_RULES = 3
+            """
+        )
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert get_rules("my_rules:RULES").name == "mine"
+        assert get_rules("mine") is get_rules("my_rules:RULES")
+        with pytest.raises(UnknownRulesError, match="is a int, not a RuleSet"):
+            get_rules("my_rules:NOT_RULES")
+        with pytest.raises(UnknownRulesError, match="cannot load rule set 'no_such_module:X'"):
+            get_rules("no_such_module:X")
+    finally:
+        sys.path.remove(str(tmp_path))

@@ -1,0 +1,112 @@
+"""Your own promotion rules: a lattice given as data.
+
+``LatticeRules`` turns a lattice — each type and the types immediately above
+it — into a rule set the runtime functions, the command line and the mypy
+plugin can use::
+
+    from typing_pkg.rules import register
+    from typing_pkg.rules.custom import LatticeRules
+
+    # Integers never meet floats; weak Python scalars join either chain.
+    STRICT_FLOATS = LatticeRules(
+        "strict-floats",
+        {
+            "bool_": ("weak_int",),
+            "weak_int": ("int8",),
+            "int8": ("int16",),
+            "int16": ("int32",),
+            "int32": (),
+            "weak_float": ("float16",),
+            "float16": ("float32",),
+            "float32": (),
+        },
+    )
+    register(STRICT_FLOATS)
+
+The nodes are marker names.  Edges that do not form a lattice — a cycle, or
+two types with several least upper bounds — are rejected when the rules are
+built, with a ``LatticeError`` naming an offending pair.
+
+Operators apply the join, then a check of the operand kinds each operator
+accepts (by default JAX's: ``-`` refuses booleans, ``//`` and ``%`` complex
+numbers, bitwise operators anything but booleans and integers, shifts
+anything but integers); comparisons give ``bool_``; ``/`` needs an inexact
+join unless ``true_divide`` maps integer types to the float they divide into;
+``abs`` of a complex type is its real type.  In-place operators rebind the
+name to the binary result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, Final
+
+from typing_pkg.dtypes import BY_NAME
+from typing_pkg.lattice import Lattice, LatticeError
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
+
+__all__ = ["DEFAULT_ACCEPTS", "LatticeRules"]
+
+DEFAULT_ACCEPTS: Final[Mapping[str, str]] = {
+    "add": "biufc", "sub": "iufc", "mul": "biufc", "truediv": "fc", "floordiv": "iuf",
+    "mod": "iuf", "pow": "iufc", "matmul": "biufc", "and": "biu", "or": "biu", "xor": "biu",
+    "lshift": "iu", "rshift": "iu", "lt": "biuf", "le": "biuf", "gt": "biuf", "ge": "biuf",
+    "eq": "biufc", "ne": "biufc", "neg": "iufc", "pos": "biufc", "invert": "biu", "abs": "biufc",
+}  # fmt: skip
+"""The kinds of joined dtype each operator accepts unless told otherwise."""
+_COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+
+
+class LatticeRules(RuleSet):
+    """A rule set made from a user's lattice of marker names."""
+
+    title: ClassVar[str] = "a custom lattice"
+
+    def __init__(
+        self,
+        name: str,
+        edges: Mapping[str, Iterable[str]],
+        *,
+        title: str | None = None,
+        accepts: Mapping[str, str] = DEFAULT_ACCEPTS,
+        true_divide: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        unknown = sorted({n for n, above in edges.items() for n in (n, *above)} - set(BY_NAME))
+        if unknown:
+            raise LatticeError(f"not a lattice of dtypes: {', '.join(unknown)} are not markers")
+        self._lattice = Lattice(edges)
+        self.name = name  # type: ignore[misc]  # an instance's own name
+        self.title = title or f"the custom lattice {name!r}"  # type: ignore[misc]
+        self.array_types = tuple(t for t in self._lattice.types if not BY_NAME[t].weak)  # type: ignore[misc]
+        self._accepts = {**DEFAULT_ACCEPTS, **accepts}
+        self._true_divide = dict(true_divide or {})
+
+    @property
+    def promotion(self) -> Lattice:
+        """The user's lattice."""
+        return self._lattice
+
+    def binary(self, op: str, a: str, b: str) -> Outcome:
+        """Join, then apply the operator's kind check."""
+        a, b = self.marker(a), self.marker(b)
+        if a not in self._lattice.types or b not in self._lattice.types:
+            return Undefined(f"{a} or {b} is not in the {self.name!r} lattice")
+        joined = self._lattice.join(a, b)
+        if joined is None:
+            return Undefined(f"{a} and {b} have no promotion under {self.name!r}")
+        if op == "truediv":
+            joined = self._true_divide.get(joined, joined)
+        checked = check_kind(op, joined, self._accepts)
+        if op in _COMPARISONS and not isinstance(checked, Undefined):
+            return "bool_"
+        return checked
+
+    def unary(self, op: str, a: str) -> Outcome:
+        """Apply the operator's kind check; ``abs`` of a complex type is real."""
+        if a not in self._lattice.types:
+            return Undefined(f"{a} is not in the {self.name!r} lattice")
+        checked = check_kind(op, a, self._accepts)
+        if op == "abs" and not isinstance(checked, Undefined):
+            return REAL_OF_COMPLEX.get(checked, checked)
+        return checked
