@@ -6,7 +6,9 @@ a promotion lattice, JAX's by default.  At run time the same rule sets answer
 ``promote_types`` and ``result_type``.
 
 The dtype markers (``float32``, ``bfloat16``, ``weak_int``, the categories
-``floating``, …) are importable from here, as are the runtime functions.
+``floating``, …) are importable from here, as are the runtime functions and
+the typing module's ``Array``, ``ArrayLike``, ``DTypeLike``, ``ShapeLike`` and
+``Shape`` (see ``typing_pkg.typing``).
 """
 
 from __future__ import annotations
@@ -60,12 +62,18 @@ from typing_pkg.dtypes import (
     weak_int,
 )
 from typing_pkg.promotion import PromotionError, promote_types, result_type
+from typing_pkg.typing import Array, ArrayLike, DTypeLike, Shape, ShapeLike
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Array",
+    "ArrayLike",
     "DType",
+    "DTypeLike",
     "PromotionError",
+    "Shape",
+    "ShapeLike",
     "bcomplex32",
     "bfloat16",
     "bool_",
