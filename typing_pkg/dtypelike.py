@@ -26,7 +26,7 @@ import difflib
 from typing import Any, Final, cast
 
 from typing_pkg import dtypes
-from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK, DType, _DTypeMeta
+from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK, DType, DTypeMeta
 
 __all__ = ["ACCEPTED_FORMS", "to_marker"]
 
@@ -105,7 +105,7 @@ def _suggest(text: str) -> str:
 
 def to_marker(obj: Any) -> type[DType]:
     """Return the marker for a ``DTypeLike``; raise ``TypeError`` for anything else."""
-    if type(obj) is _DTypeMeta:
+    if type(obj) is DTypeMeta:
         return cast("type[DType]", obj)
     if isinstance(obj, type):
         found = _PY_TYPES.get(obj)
@@ -138,7 +138,7 @@ def to_marker(obj: Any) -> type[DType]:
             found = _library_dtype(dtype_attr) or (
                 _from_string(dtype_attr) if isinstance(dtype_attr, str) else None
             )
-            if found is None and type(dtype_attr) is _DTypeMeta:
+            if found is None and type(dtype_attr) is DTypeMeta:
                 found = cast("type[DType]", dtype_attr)
             if found is not None:
                 if getattr(obj, "weak_type", False) is True and found.kind in "ifc":

@@ -46,6 +46,7 @@ __all__ = [
     "CONCRETE",
     "WEAK",
     "DType",
+    "DTypeMeta",
     "bcomplex32",
     "bfloat16",
     "bool_",
@@ -107,7 +108,7 @@ _ML_DTYPES: Final = frozenset(
 _WEAK_DEFAULT: Final = {"i": "int64", "f": "float64", "c": "complex128"}
 
 
-class _DTypeMeta(type):
+class DTypeMeta(type):
     """Metaclass of the markers: a readable repr and a lazy NumPy ``dtype``."""
 
     name: str
@@ -134,7 +135,7 @@ class _DTypeMeta(type):
         return np.dtype(name.rstrip("_"))
 
 
-class DType(metaclass=_DTypeMeta):
+class DType(metaclass=DTypeMeta):
     """The root of all markers: ``Array[DType]`` is an array of unknown dtype."""
 
     name: ClassVar[str] = "DType"

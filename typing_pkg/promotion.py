@@ -37,7 +37,7 @@ class PromotionError(TypeError):
 # rules -> a -> b -> marker, for every hashable input seen: the fast path of
 # promote_types (nested dicts cost less than hashing a tuple key).
 _promoted: Final[dict[str, dict[Any, dict[Any, type[DType]]]]] = {}
-_SCALAR_VALUES: Final = {
+_SCALAR_VALUES: Final[dict[type, str]] = {
     bool: "bool_",
     int: "weak_int",
     float: "weak_float",
@@ -73,7 +73,7 @@ def promote_types(a: Any, b: Any, *, rules: str = DEFAULT) -> type[DType]:
     return result
 
 
-def _operand_marker(arg: Any) -> str:
+def _operand_marker(arg: object) -> str:
     kind = _SCALAR_VALUES.get(type(arg))
     if kind is not None:
         return kind

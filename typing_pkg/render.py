@@ -175,7 +175,7 @@ def table_grid(
     _check_op(op)
     types = _select(rules.types, only, f"the {rules.name!r} rules")
     corner, right = _shape(op, types)
-    other = set(highlight.types) if highlight is not None else set()
+    other: set[str] = set(highlight.types) if highlight is not None else set()
     cells: list[tuple[str, ...]] = []
     marked: set[tuple[int, int]] = set()
     for i, a in enumerate(types):
@@ -496,7 +496,7 @@ def _bezier(
     a: tuple[float, float], c: tuple[float, float], b: tuple[float, float], steps: int = 24
 ) -> list[tuple[float, float]]:
     """Return points along the quadratic Bézier curve from ``a`` to ``b`` through control ``c``."""
-    points = []
+    points: list[tuple[float, float]] = []
     for k in range(steps + 1):
         t = k / steps
         u = 1 - t

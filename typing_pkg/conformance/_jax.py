@@ -10,7 +10,7 @@ are closed over so they stay Python scalars.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .observe import (
@@ -60,7 +60,7 @@ class JaxBackend(Backend):
         )
         self.specs: dict[str, Any] = {}
         self._skipped: list[str] = []
-        for dtype in jax_dtypes._jax_types:
+        for dtype in jax_dtypes._jax_types:  # pyright: ignore[reportPrivateUsage]
             name = jax_dtype_name(dtype)
             canonical = jax.dtypes.canonicalize_dtype(dtype)
             if canonical != dtype:
@@ -70,7 +70,7 @@ class JaxBackend(Backend):
                 )
             else:
                 self.specs[name] = jax.ShapeDtypeStruct((2, 2), dtype)
-        known = {jax_dtype_name(dtype) for dtype in jax_dtypes._jax_types}
+        known = {jax_dtype_name(dtype) for dtype in jax_dtypes._jax_types}  # pyright: ignore[reportPrivateUsage]
         missing = [name for name in DTYPE_NAMES if name not in known]
         if missing:
             self._skipped.append(f"{' '.join(missing)}: not in jax._src.dtypes._jax_types")
@@ -109,7 +109,7 @@ class JaxBackend(Backend):
         return jax_dtype_name(out.dtype), bool(out.weak_type)
 
     @contextlib.contextmanager
-    def quiet(self) -> Iterator[None]:
+    def quiet(self) -> Generator[None, None, None]:
         """Silence warnings and turn off traceback filtering (it makes each error ~10x slower)."""
         config = self.jax.config
         old = config.jax_traceback_filtering

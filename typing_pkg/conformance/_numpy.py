@@ -9,7 +9,7 @@ point warnings silenced.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .observe import DTYPE_NAMES, PY_SCALARS, Backend, ResultNotArray, package_versions
@@ -85,7 +85,7 @@ class NumpyBackend(Backend):
         return numpy_dtype_name(out.dtype), None
 
     @contextlib.contextmanager
-    def quiet(self) -> Iterator[None]:
+    def quiet(self) -> Generator[None, None, None]:
         """Silence warnings and NumPy floating point errors."""
         with super().quiet(), self.np.errstate(all="ignore"):
             yield

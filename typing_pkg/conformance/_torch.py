@@ -9,7 +9,7 @@ skipped with the error ``torch.ones`` raised.  Operators run eagerly on CPU.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from .observe import (
     DTYPE_NAMES,
@@ -67,7 +67,7 @@ class TorchBackend(Backend):
         """Return the dtypes that are not operands, with the reason."""
         known = {
             torch_dtype_name(dtype)
-            for dtype in vars(self.torch).values()
+            for dtype in cast("dict[str, Any]", vars(self.torch)).values()
             if isinstance(dtype, self.torch.dtype)
         }
         missing = [name for name in DTYPE_NAMES if name not in known]

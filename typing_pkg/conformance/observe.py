@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,7 +238,7 @@ def package_versions(*distributions: str) -> list[str]:
     """Return ``name version`` of each installed distribution."""
     from importlib.metadata import PackageNotFoundError, version
 
-    lines = []
+    lines: list[str] = []
     for name in distributions:
         try:
             lines.append(f"{name} {version(name)}")
@@ -278,7 +278,7 @@ class Backend:
         raise NotImplementedError
 
     @contextlib.contextmanager
-    def quiet(self) -> Iterator[None]:
+    def quiet(self) -> Generator[None, None, None]:
         """Silence warnings while observing."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -372,12 +372,12 @@ def _repo_root() -> Path:
 
 _CHILD_CODE = (
     "import sys\n"
-    "from typing_pkg.conformance.observe import _child_main\n"
-    "sys.exit(_child_main(sys.argv[1], sys.argv[2]))\n"
+    "from typing_pkg.conformance.observe import child_main\n"
+    "sys.exit(child_main(sys.argv[1], sys.argv[2]))\n"
 )
 
 
-def _child_main(rules: str, out_path: str) -> int:
+def child_main(rules: str, out_path: str) -> int:
     """Observe a rule set and write its truth file to ``out_path`` (the subprocess entry point)."""
     try:
         meta, cells = observe(rules)

@@ -71,9 +71,9 @@ def get_rules(name: str | RuleSet = DEFAULT) -> RuleSet:
     found = _loaded.get(name)
     if found is not None:
         return found
-    if isinstance(name, str) and ":" in name:
+    if ":" in name:
         return _import_rules(name)
-    spec = _BUILTIN.get(name) if isinstance(name, str) else None
+    spec = _BUILTIN.get(name)
     if spec is None:
         raise UnknownRulesError(f"unknown rule set {name!r}; valid names: {', '.join(names())}")
     module, cls = spec

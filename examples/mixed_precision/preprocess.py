@@ -1,0 +1,57 @@
+"""Preprocessing: int8 features, uint64 ids and float8 activations.
+
+Two mistakes hide in here, and the type checker finds both before anything
+runs: ids that silently become floats, and a float8 operand that JAX refuses
+to promote.
+"""
+
+from __future__ import annotations
+
+from typing import reveal_type
+
+from typing_pkg import (
+    Array,
+    bfloat16,
+    float8_e4m3fn,
+    float16,
+    float32,
+    int8,
+    int64,
+    integer,
+    uint64,
+)
+
+
+def dequantize(q: Array[int8], scale: Array[float32]) -> Array[float32]:
+    """Turn int8 features into float32 (an integer defers to a float's width)."""
+    x = q * scale
+    reveal_type(x)
+    return x
+
+
+def normalise(q: Array[int8], w: Array[bfloat16]) -> Array[bfloat16]:
+    """Divide by a Python float (a weak result), then meet the bfloat16 weights."""
+    unit = q / 127.0
+    reveal_type(unit)
+    out = unit * w
+    reveal_type(out)
+    return out
+
+
+def lookup(table: Array[bfloat16], idx: Array[integer]) -> Array[bfloat16]:
+    """Gather rows of an embedding table."""
+    return table[idx]
+
+
+def embed(
+    table: Array[bfloat16], ids: Array[uint64], shard_offset: Array[int64]
+) -> Array[bfloat16]:
+    """Shift hashed ids into this shard's range and look them up."""
+    shifted = ids + shard_offset  # JAX has no integer type for uint64 and int64
+    reveal_type(shifted)
+    return lookup(table, shifted)  # caught: the ids are floats now
+
+
+def fp8_scale(a: Array[float8_e4m3fn], scale: Array[float16]) -> Array[float16]:
+    """Rescale float8 activations (the fix: ``a.astype(float16) * scale``)."""
+    return a * scale  # caught: float8_e4m3fn and float16 have no promotion
