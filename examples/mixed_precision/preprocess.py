@@ -54,4 +54,5 @@ def embed(
 
 def fp8_scale(a: Array[float8_e4m3fn], scale: Array[float16]) -> Array[float16]:
     """Rescale float8 activations (the fix: ``a.astype(float16) * scale``)."""
-    return a * scale  # caught: float8_e4m3fn and float16 have no promotion
+    out: Array[float16] = a * scale  # caught: float8_e4m3fn and float16 have no promotion
+    return out
