@@ -2,20 +2,27 @@
 
 Usage (from the repository root)::
 
-    python examples/check.py
+    python examples/check.py             # mypy with the plugin
+    python examples/check.py --pyright   # basedpyright (or pyright) with the stubs
 
 Runs mypy with the examples' own configuration (``examples/mypy.ini``: the
 plugin, ``promotion = jax``) on ``examples/mixed_precision``, prints what
 mypy reports — each revealed type and each error — and then compares it with
-``examples/expected.txt``, written by hand from the rules' answers.  Exit
-status: 0 when mypy reports exactly what is expected, 1 when it does not
-(the differences are printed), 2 when mypy could not run.
+``examples/expected.txt``, written by hand from the rules' answers.  With
+``--pyright`` the checker is basedpyright (or pyright) with
+``examples/pyrightconfig.json``, which reads the generated stubs in
+``stubs/``; its error rules are compared as the mypy codes they stand for
+(``reportOperatorIssue`` for ``dtype-promotion``, ``reportArgumentType`` for
+``arg-type``).  Exit status: 0 when the checker reports exactly what is
+expected, 1 when it does not (the differences are printed), 2 when it could
+not run.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +36,13 @@ _LINE = re.compile(
 )
 _REVEALED = re.compile(r'^Revealed type is "(?P<type>.*)"$')
 _MODULES = re.compile(r"\btyping_pkg\.(?:typing\.|dtypes\.)?")
+_PYRIGHT_LINE = re.compile(
+    r"^\s*(?P<path>\S+?):(?P<line>\d+):\d+ - (?P<severity>information|error|warning): "
+    r"(?P<message>.*)$"
+)
+_PYRIGHT_REVEALED = re.compile(r'^Type of ".*" is "(?P<type>.*)"$')
+PYRIGHT_CODES = {"reportOperatorIssue": "dtype-promotion", "reportArgumentType": "arg-type"}
+"""pyright's rule for each kind of error, as the mypy code ``expected.txt`` names."""
 
 
 def run_mypy() -> subprocess.CompletedProcess[str]:
@@ -44,6 +58,43 @@ def run_mypy() -> subprocess.CompletedProcess[str]:
         text=True,
         check=False,
     )
+
+
+def run_pyright() -> subprocess.CompletedProcess[str] | None:
+    """Run basedpyright (or pyright) on the examples with their configuration, if installed."""
+    found = [shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+             for name in ("basedpyright", "pyright")]  # fmt: skip
+    checker = next((path for path in found if path), None)
+    if checker is None:
+        return None
+    return subprocess.run(
+        [checker, "-p", "pyrightconfig.json"],
+        cwd=HERE, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def normalise_pyright(output: str) -> list[str]:
+    """Return pyright's revealed types and errors in the form of ``normalise``."""
+    entries: list[tuple[str, str, str]] = []  # where, severity, message (all its lines)
+    for line in output.splitlines():
+        match = _PYRIGHT_LINE.match(line)
+        if match is not None:
+            path = Path(match["path"])
+            shown = path.relative_to(HERE).as_posix() if path.is_absolute() else str(path)
+            entries.append((f"{shown}:{match['line']}", match["severity"], match["message"]))
+        elif entries and line[:1].isspace():  # a message continued (pyright indents with NBSP)
+            where, severity, message = entries[-1]
+            entries[-1] = (where, severity, f"{message}\n{line.strip()}")
+    found = []
+    for where, severity, message in entries:
+        revealed = _PYRIGHT_REVEALED.match(message)
+        if severity == "information" and revealed:
+            found.append(f"{where}: revealed {revealed['type']}")
+        elif severity == "error":
+            rule = re.search(r"\((\w+)\)$", message)
+            code = rule[1] if rule else "error"
+            found.append(f"{where}: error [{PYRIGHT_CODES.get(code, code)}]")
+    return found
 
 
 def normalise(output: str) -> list[str]:
@@ -78,17 +129,30 @@ def _key(line: str) -> tuple[str, int, str]:
     return path, int(number), rest
 
 
-def main() -> int:
-    """Run mypy, print what it reports and compare it with the expected lines."""
-    print("$ mypy --config-file examples/mypy.ini   (plugins = mypy_plugin, promotion = jax)")
-    done = run_mypy()
+def main(argv: list[str] | None = None) -> int:
+    """Run the checker, print what it reports and compare it with the expected lines."""
+    args = sys.argv[1:] if argv is None else argv
+    if args not in ([], ["--pyright"]):
+        print("usage: python examples/check.py [--pyright]", file=sys.stderr)
+        return 2
+    if args:
+        print("$ basedpyright -p examples/pyrightconfig.json   (the stubs in stubs/)")
+        ran = run_pyright()
+        if ran is None:
+            print("neither basedpyright nor pyright is installed")
+            return 2
+        done, reported = ran, normalise_pyright(ran.stdout)
+    else:
+        print("$ mypy --config-file examples/mypy.ini   (plugins = mypy_plugin, promotion = jax)")
+        done = run_mypy()
+        reported = normalise(done.stdout)
     if done.returncode not in (0, 1):
         sys.stdout.write(done.stdout)
         sys.stderr.write(done.stderr)
-        print(f"mypy could not check the examples (exit status {done.returncode})")
+        print(f"the checker could not check the examples (exit status {done.returncode})")
         return 2
     sys.stdout.write(done.stdout)
-    got, want = sorted(normalise(done.stdout), key=_key), sorted(expected(), key=_key)
+    got, want = sorted(reported, key=_key), sorted(expected(), key=_key)
     if got == want:
         reveals = sum("revealed" in line for line in got)
         print(

@@ -1,9 +1,11 @@
-"""What needs the mypy plugin: the examples project and the docs' mypy configurations.
+"""What needs the mypy plugin or the stubs: the examples project and the docs' configurations.
 
 ``examples/check.py`` (the README's main job) must report exactly
-``examples/expected.txt``.  ``docs/configuration/mypy.rst`` shows the ``pyproject.toml`` form and
-``docs/custom-lattice.rst`` the ``[typing_pkg]`` section naming a custom rule
-set; each block is written to a fresh project here and mypy must apply it.
+``examples/expected.txt``, and so must ``examples/check.py --pyright`` once
+the generated stubs are in ``stubs/``.  ``docs/configuration/mypy.rst``
+shows the ``pyproject.toml`` form and ``docs/custom-lattice.rst`` the
+``[typing_pkg]`` section naming a custom rule set; each block is written to a
+fresh project here and mypy must apply it.
 (The ``mypy.ini`` form is ``examples/mypy.ini``, which ``check.py`` uses.)
 Skipped until the mypy plugin infers dtypes.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -49,7 +52,13 @@ def plugin_infers_dtypes() -> bool:
     return any(getattr(cls, hook) is not getattr(Plugin, hook) for hook in hooks)
 
 
-pytestmark = pytest.mark.skipif(
+def stubs_exist() -> bool:
+    """Return whether the generated stubs and a pyright are there."""
+    checker = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
+    return checker is not None and (ROOT / "stubs" / "typing_pkg-stubs" / "typing.pyi").is_file()
+
+
+needs_plugin = pytest.mark.skipif(
     not plugin_infers_dtypes(), reason="waiting for the mypy plugin (issue 4): it infers nothing"
 )
 
@@ -73,6 +82,7 @@ def _mypy(project: Path, config: str) -> str:
     return done.stdout
 
 
+@needs_plugin
 def test_pyproject_form(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(_block("configuration/mypy.rst", "toml"))
     out = _mypy(tmp_path, "pyproject.toml")
@@ -86,6 +96,7 @@ def test_pyproject_form(tmp_path: Path) -> None:
     )
 
 
+@needs_plugin
 def test_custom_rule_set_form(tmp_path: Path) -> None:
     config = "[mypy]\nplugins = mypy_plugin\n\n" + _block("custom-lattice.rst", "ini")
     (tmp_path / "mypy.ini").write_text(config)
@@ -97,9 +108,20 @@ def test_custom_rule_set_form(tmp_path: Path) -> None:
     assert re.search(r"demo\.py:8: error: .*\[dtype-promotion\]", out), out
 
 
+@needs_plugin
 def test_check_reports_expected_output() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "check.py")],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "as expected" in done.stdout
+
+
+@pytest.mark.skipif(not stubs_exist(), reason="waiting for the pyright stubs (issue 5) in stubs/")
+def test_check_with_pyright_reports_expected_output() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "check.py"), "--pyright"],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
