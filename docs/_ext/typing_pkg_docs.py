@@ -378,8 +378,39 @@ def _list_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+_TITLE_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1+$")
+
+
+def titles_to_rubrics(lines: list[str]) -> None:
+    """Turn section titles of a docstring into rubrics, in place.
+
+    Module docstrings are user documentation and may have titles (``What it
+    infers`` underlined with ``---``); inside an autodoc directive a title is an
+    error, a rubric is the same heading.
+    """
+    i = 0
+    while i + 1 < len(lines):
+        title, underline = lines[i], lines[i + 1]
+        if (
+            title.strip()
+            and not title.startswith(" ")
+            and _TITLE_UNDERLINE.match(underline)
+            and len(underline) >= len(title.rstrip())
+        ):
+            lines[i : i + 2] = [f".. rubric:: {title.strip()}"]
+        i += 1
+
+
+def _process_docstring(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    if what == "module":
+        titles_to_rubrics(lines)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directives."""
+    """Register the directives and the docstring processing."""
+    app.connect("autodoc-process-docstring", _process_docstring)
     app.add_directive("ruleset", RulesetDirective)
     app.add_directive("promotion-table", PromotionTableDirective)
     app.add_directive("lattice", LatticeDirective)
