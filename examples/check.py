@@ -123,6 +123,21 @@ def expected() -> list[str]:
     return lines
 
 
+def _in_file_order(output: str) -> str:
+    """Return mypy's output with its located lines sorted by file and line (mypy's order varies)."""
+    located = re.compile(r"^(?P<path>[^:\s]+):(?P<line>\d+): ")
+    lines = output.splitlines()
+    other = [line for line in lines if not located.match(line)]
+    found = [line for line in lines if located.match(line)]
+
+    def key(line: str) -> tuple[str, int]:
+        match = located.match(line)
+        assert match is not None
+        return match["path"], int(match["line"])
+
+    return "".join(f"{line}\n" for line in [*sorted(found, key=key), *other])
+
+
 def _key(line: str) -> tuple[str, int, str]:
     """Sort by file, then line number."""
     path, number, rest = line.split(":", 2)
@@ -151,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(done.stderr)
         print(f"the checker could not check the examples (exit status {done.returncode})")
         return 2
-    sys.stdout.write(done.stdout)
+    sys.stdout.write(_in_file_order(done.stdout))
     got, want = sorted(reported, key=_key), sorted(expected(), key=_key)
     if got == want:
         reveals = sum("revealed" in line for line in got)
