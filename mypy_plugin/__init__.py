@@ -1,20 +1,200 @@
-"""The mypy plugin (``plugins = mypy_plugin``): not written yet.
+"""The mypy plugin: dtype-precise results for array operators.
 
-It will infer the dtype of every operator's result from the rule sets in
-``typing_pkg.rules``; until then this entry point registers no hooks.
+Enable it in mypy's configuration and, if you like, pick the promotion rules
+(``jax`` by default; see ``mypy_plugin.config`` for every form)::
+
+    [mypy]
+    plugins = mypy_plugin
+
+    [typing_pkg]
+    promotion = numpy
+
+What it infers
+--------------
+
+For ``a OP b`` with ``+ - * / // % ** @ & | ^ << >>``, the comparisons, the
+unary ``- + ~`` and ``abs()``, the reflected forms (``1 + x``, ``2.0 * x``,
+``True & x``) and the in-place forms (``x += y``), where the operands are
+``Array[...]``, Python ``bool``/``int``/``float``/``complex`` (weakly typed),
+NumPy arrays ``ndarray[..., dtype[X]]`` or NumPy scalars, the result is
+``Array[<dtype>]`` with exactly the dtype the active rule set gives
+(``typing_pkg.rules``: the plugin holds no table of its own)::
+
+    x: Array[float32]; i: Array[int8]
+    reveal_type(x + i)        # Array[float32]
+    reveal_type(i / 2)        # Array[float32] under "jax", Array[float64] under "numpy"
+    reveal_type(x < 1)        # Array[bool_]
+
+An operation the rules leave undefined is an error with code
+``dtype-promotion`` (see ``mypy_plugin.errors``)::
+
+    x8: Array[float8_e4m3fn]; h: Array[float16]
+    x8 + h   # error: Unsupported operand dtypes for + ("Array[float8_e4m3fn]" and
+             # "Array[float16]") under the "jax" rules: ...; cast one with .astype(...)
+
+``x += y`` type-checks the way the library behaves: the rule set's in-place
+result is what mypy compares with ``x``'s type.  Under the JAX rules the
+name is rebound to the binary result (so ``x: Array[int8]; x += 1.5`` is an
+incompatible assignment); under NumPy, PyTorch and the Array API the result
+is cast back into ``x`` or the operation is refused (``dtype-promotion``).
+mypy does not narrow ``x`` after an in-place operator: after
+``x: Array[floating] = f32; x += f64`` under JAX, mypy compares the float64
+result with the narrowed ``Array[float32]`` and reports it.
+
+Also typed: ``promote_types(float32, int8)`` is ``type[float32]`` and
+``result_type(x, 1.0)`` the marker class of the result; both follow their
+``rules=`` argument when it is a literal and otherwise the run-time default
+(``"jax"``), which is what they compute at run time whatever the plugin's
+configuration.  ``x.astype(int8)`` is ``Array[int8]``, also for a dtype name
+(``x.astype("int8")``) and a NumPy type (``x.astype(np.int8)``).
+
+Unions distribute on both sides: ``(a | b) + c`` and ``c + (a | b)`` give the
+union of the results and an error for each undefined pair.
+
+What degrades to ``Array[Any]``
+-------------------------------
+
+An operand of unknown dtype (``Any``, ``Array[Any]``, an unparameterised
+``Array``, ``Array[DType]``, ``Array[T]`` for a type variable ``T``, a NumPy
+array whose dtype is not spelled out) gives ``Array[Any]`` (``Array[bool_]``
+for a comparison, ``x`` unchanged for an in-place operator) and never an
+error.  A category (``Array[floating]``) stands for each dtype of the rule
+set below it: the result is the one they all agree on, else the narrowest
+category holding every result (``Array[floating]``), and an error only when
+none of them has a defined result.
+
+Known exceptions
+----------------
+
+* ``1 == x`` and ``1 != x``: ``int.__eq__`` accepts any object, so other
+  checkers (pyright, and mypy without this plugin) type it ``bool``.  The
+  plugin hooks ``int.__eq__`` and gives ``Array[bool_]``, as at run time.
+* ``1 + (a | b)`` where the operation is undefined for some member of the
+  union: mypy then falls back to the union's ``__radd__``, where no plugin
+  hook runs, and the result is ``Array[Any]`` without an error (the
+  error is reported when the operand is not a union).
 """
 
 from __future__ import annotations
 
-from mypy.plugin import Plugin
+import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Final
 
-__all__ = ["plugin"]
+from mypy.nodes import TypeInfo
+from mypy.options import Options
+from mypy.plugin import (
+    FunctionContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.types import FunctionLike, Type
+
+from mypy_plugin import hooks, names
+from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
+
+__all__ = ["TypingPkgPlugin", "plugin"]
+
+_INDEPENDENT: Final = frozenset(
+    {"builtins", "_typeshed", "typing_extensions", "numpy", "ml_dtypes"}
+)
+"""Modules that cannot depend on typing_pkg (besides the standard library)."""
+_BUILTIN_WIDENED: Final = frozenset(
+    m for m in names.BINARY_METHODS if m not in {"__eq__", "__ne__"}
+)
+"""Those whose parameter does not already accept any object."""
 
 
 class TypingPkgPlugin(Plugin):
-    """Placeholder: no hooks yet."""
+    """Dispatch mypy's hooks to ``mypy_plugin.hooks``, bound to the configured rule set."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        try:
+            config = PluginConfig.from_file(options.config_file)
+            rules = config.load_rules()
+        except ConfigError as error:
+            fail(str(error))
+        self._config_data: Final = {
+            "promotion": config.promotion,
+            "rules": fingerprint(rules, config.promotion),
+        }
+        env = hooks.Env(rules, self.lookup_fully_qualified)
+        binary, reflected = names.BINARY_METHODS, names.REFLECTED_METHODS
+        inplace, unary = names.INPLACE_METHODS, names.UNARY_METHODS
+        self._array_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
+            **{m: partial(hooks.binary_callback, env, op) for m, op in binary.items()},
+            **{m: partial(hooks.reflected_callback, env, op) for m, op in reflected.items()},
+            **{m: partial(hooks.binary_callback, env, op) for m, op in inplace.items()},
+            **{m: partial(hooks.unary_callback, env, op) for m, op in unary.items()},
+            names.ASTYPE: partial(hooks.astype_callback, env),
+        }
+        self._array_signatures: Final[dict[str, Callable[[MethodSigContext], FunctionLike]]] = {
+            **dict.fromkeys(
+                (*binary, *inplace), partial(hooks.array_signature_callback, env, False)
+            ),
+            **dict.fromkeys(reflected, partial(hooks.array_signature_callback, env, True)),
+        }
+        self._scalar_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
+            m: partial(hooks.scalar_callback, env, op) for m, op in names.BINARY_METHODS.items()
+        }
+        self._function_hooks: Final[dict[str, Callable[[FunctionContext], Type]]] = {
+            names.BUILTIN_ABS: partial(hooks.abs_callback, env),
+            **dict.fromkeys(names.PROMOTE_TYPES, partial(hooks.promote_types_callback, env)),
+            **dict.fromkeys(names.RESULT_TYPE, partial(hooks.result_type_callback, env)),
+        }
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        """Make the rule set's name and sources part of mypy's cache key.
+
+        The standard library and typing_pkg's own dependencies (NumPy,
+        ml_dtypes) cannot see an array of ours: their cache stays valid when
+        the rules change.
+        """
+        top = ctx.id.partition(".")[0]
+        if top in _INDEPENDENT or (top in sys.stdlib_module_names and "typeshed" in ctx.path):
+            return None
+        return self._config_data
+
+    def _is_array_class(self, fullname: str) -> bool:
+        """Return whether ``fullname`` names ``Array`` or a subclass of it (by ancestry)."""
+        if fullname == names.ARRAY:
+            return True
+        if fullname.startswith("builtins."):
+            return False
+        try:
+            node = self.lookup_fully_qualified(fullname)
+        except (AssertionError, KeyError):  # not a name of this build
+            return False
+        return (
+            node is not None and isinstance(node.node, TypeInfo) and node.node.has_base(names.ARRAY)
+        )
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        owner, _, method = fullname.rpartition(".")
+        if owner in names.BUILTIN_SCALARS:
+            return hooks.scalar_signature_callback if method in _BUILTIN_WIDENED else None
+        if method in self._array_signatures and self._is_array_class(owner):
+            return self._array_signatures[method]
+        return None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        owner, _, method = fullname.rpartition(".")
+        if owner in names.BUILTIN_SCALARS:
+            return self._scalar_hooks.get(method)
+        if method in self._array_hooks and self._is_array_class(owner):
+            return self._array_hooks[method]
+        return None
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._function_hooks.get(fullname)
 
 
 def plugin(version: str) -> type[Plugin]:
-    """Return the plugin class for mypy ``version``."""
+    """Return the plugin class (every supported mypy version uses the same one)."""
     return TypingPkgPlugin

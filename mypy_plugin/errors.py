@@ -1,0 +1,101 @@
+"""The ``dtype-promotion`` error code and its messages.
+
+Every error the plugin reports carries the code ``dtype-promotion``, so it
+can be silenced like any other (``# type: ignore[dtype-promotion]``, or
+``disable_error_code = dtype-promotion``).  A message names the operator,
+both operand types, the rule set, the reason the rules give, and the fix::
+
+    Unsupported operand dtypes for + ("Array[float8_e4m3fn]" and "Array[float16]")
+    under the "jax" rules: float8_e4m3fn and float16 have no implicit promotion path;
+    cast one with .astype(...)
+
+(one line in mypy's output).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+from mypy.messages import format_type
+from mypy.nodes import Context
+from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import Instance, Type, get_proper_type
+
+from mypy_plugin import names
+from typing_pkg.rules import RuleSet
+
+__all__ = [
+    "DTYPE_PROMOTION",
+    "error_undefined_binary",
+    "error_undefined_promotion",
+    "error_undefined_unary",
+]
+
+DTYPE_PROMOTION: Final = ErrorCode(
+    "dtype-promotion",
+    "An operation the active promotion rules leave undefined for its operands' dtypes",
+    "Plugin",
+)
+
+
+def _format(typ: Type, options: Options) -> str:
+    """Return ``format_type(typ)``, directly for the common operands (errors come in thousands)."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance) and proper.last_known_value is None:
+        if proper.type.fullname == names.ARRAY and len(proper.args) == 1:
+            arg = get_proper_type(proper.args[0])
+            if isinstance(arg, Instance) and not arg.args:
+                return f'"Array[{arg.type.name}]"'
+        elif proper.type.fullname in names.BUILTIN_SCALARS:
+            return f'"{proper.type.name}"'
+    return format_type(typ, options)
+
+
+def _reason(rules: RuleSet, reason: str) -> str:
+    """Return the rules' reason without a trailing "under 'name'" (the message names the rules)."""
+    return reason.removesuffix(f" under {rules.name!r}")
+
+
+def error_undefined_binary(
+    api: CheckerPluginInterface,
+    context: Context,
+    rules: RuleSet,
+    symbol: str,
+    left: Type,
+    right: Type,
+    reason: str,
+) -> None:
+    """Report ``left SYMBOL right`` as undefined under ``rules``."""
+    operands = f"{_format(left, api.options)} and {_format(right, api.options)}"
+    api.fail(
+        f"Unsupported operand dtypes for {symbol} ({operands}) under the "
+        f'"{rules.name}" rules: {_reason(rules, reason)}; cast one with .astype(...)',
+        context,
+        code=DTYPE_PROMOTION,
+    )
+
+
+def error_undefined_unary(
+    api: CheckerPluginInterface,
+    context: Context,
+    rules: RuleSet,
+    symbol: str,
+    operand: Type,
+    reason: str,
+) -> None:
+    """Report ``SYMBOL operand`` as undefined under ``rules``."""
+    api.fail(
+        f"Unsupported operand dtype for {symbol} ({_format(operand, api.options)}) under the "
+        f'"{rules.name}" rules: {_reason(rules, reason)}; cast it with .astype(...)',
+        context,
+        code=DTYPE_PROMOTION,
+    )
+
+
+def error_undefined_promotion(
+    api: CheckerPluginInterface, context: Context, function: str, message: str
+) -> None:
+    """Report a call of ``promote_types``/``result_type`` that raises ``PromotionError``."""
+    api.fail(f"{function}() fails at run time: {message}", context, code=DTYPE_PROMOTION)

@@ -1,0 +1,524 @@
+"""The plugin's callbacks: one per kind of hook, each a function of its context.
+
+Every callback gets an ``Env`` (the active rule set, its memoised answers and
+a name lookup) bound by the plugin, and gives up (``ctx.default_return_type``,
+``ctx.default_signature``) on anything it does not understand.  Callbacks have
+no side effects besides reporting errors: mypy may run one several times for
+one expression (once per operand variant or overload item it tries).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.nodes import ARG_POS, Expression, TempNode, TypeInfo
+from mypy.plugin import (
+    CheckerPluginInterface,
+    FunctionContext,
+    MethodContext,
+    MethodSigContext,
+)
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    AnyType,
+    CallableType,
+    FunctionLike,
+    Instance,
+    LiteralType,
+    ProperType,
+    Type,
+    TypeOfAny,
+    TypeType,
+    UnionType,
+    get_proper_type,
+)
+from mypy.typevars import fill_typevars_with_any
+
+from mypy_plugin import names
+from mypy_plugin.errors import (
+    error_undefined_binary,
+    error_undefined_promotion,
+    error_undefined_unary,
+)
+from mypy_plugin.types import (
+    Lookup,
+    array_info,
+    array_type,
+    classify,
+    dtype_token,
+    items,
+    marker_type,
+)
+from typing_pkg.dtypes import ABSTRACT, BY_NAME
+from typing_pkg.ops import COMPARISON, INPLACE_OF, SYMBOL
+from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined
+
+__all__ = [
+    "Answers",
+    "Env",
+    "abs_callback",
+    "array_signature_callback",
+    "astype_callback",
+    "binary_callback",
+    "promote_types_callback",
+    "reflected_callback",
+    "result_type_callback",
+    "scalar_callback",
+    "scalar_signature_callback",
+    "unary_callback",
+]
+
+Answer = str | Undefined | None
+"""A result marker (possibly a category), an undefined operation, or ``None``: not known."""
+
+
+class Answers:
+    """The rule set's answers for any operands, categories included (memoised).
+
+    A category operand (``Array[floating]``) stands for every dtype of the
+    rule set below it.  The answer is the result all of them agree on; where
+    they differ, the narrowest category holding every defined result
+    (``floating``); an error only when no member has a defined result.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._known = frozenset((*rules.types, *PY_SCALARS))
+        self._cache: dict[tuple[str, str, str | None], Answer] = {}
+
+    def get(self, op: str, left: str, right: str | None = None) -> Answer:
+        """Return what ``left OP right`` (or ``OP left``) gives."""
+        key = (op, left, right)
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        answer = self._compute(op, left, right)
+        self._cache[key] = answer
+        return answer
+
+    def _members(self, name: str) -> tuple[str, ...] | None:
+        marker = BY_NAME.get(name)
+        if marker is None or not marker.abstract:
+            return None
+        return tuple(m for m in self.rules.array_types if issubclass(BY_NAME[m], marker))
+
+    def _compute(self, op: str, left: str, right: str | None) -> Answer:
+        left_members = self._members(left)
+        right_members = None if right is None else self._members(right)
+        if left_members is None and right_members is None:
+            return self._direct(op, left, right)
+        lefts = left_members if left_members is not None else (left,)
+        rights: Sequence[str | None] = right_members if right_members is not None else (right,)
+        if not lefts or not rights:
+            return None  # a category with no dtype under these rules
+        answers = [self._direct(op, a, b) for a in lefts for b in rights]
+        if any(a is None for a in answers):
+            return None
+        defined = {a for a in answers if isinstance(a, str)}
+        if not defined:
+            first = next(a for a in answers if isinstance(a, Undefined))
+            category = left if left_members is not None else right
+            return Undefined(f"it is undefined for every {category} dtype ({first.reason})")
+        if len(defined) == 1:
+            return defined.pop()
+        return _narrowest_category(defined)
+
+    def _direct(self, op: str, left: str, right: str | None) -> Answer:
+        for operand in (left, right):
+            if operand is not None and operand not in self._known:
+                return Undefined(f"{operand} is not a dtype of these rules")
+        try:
+            return self.rules.result(op, left, right)
+        except (KeyError, ValueError, TypeError):  # the rules have no answer: not known
+            return None
+
+
+def _narrowest_category(results: set[str]) -> str | None:
+    markers = [BY_NAME[r] for r in results]
+    best = None
+    for category in ABSTRACT:
+        if all(issubclass(m, category) for m in markers) and (
+            best is None or issubclass(category, best)
+        ):
+            best = category
+    return None if best is None or best.name == "DType" else best.name
+
+
+class Env:
+    """What every callback needs: the rule set, its answers, and the types it builds.
+
+    Built once per plugin (per build); it memoises pure functions of the
+    build's classes only (keyed by the ``TypeInfo`` objects themselves).
+    """
+
+    def __init__(self, rules: RuleSet, lookup: Lookup) -> None:
+        self.rules = rules
+        self.answers = Answers(rules)
+        self.lookup = lookup
+        self._arrays: dict[tuple[TypeInfo, str | None], Instance] = {}
+        self.widened: dict[tuple[TypeInfo, TypeInfo, bool], Type] = {}
+        """Extra operand types of array operators, per array class and ``builtins.int``."""
+
+    def array(self, array: TypeInfo, name: str | None) -> Instance:
+        """Return ``Array[name]`` (``Array[Any]`` for ``None``); types are shared, never mutated."""
+        key = (array, name)
+        found = self._arrays.get(key)
+        if found is None:
+            found = self._arrays[key] = array_type(array, self.lookup, name)
+        return found
+
+
+def _union(results: list[Type]) -> Type:
+    return results[0] if len(results) == 1 else make_simplified_union(results)
+
+
+def _unknown(env: Env, op: str, array: TypeInfo, default: Type) -> Type:
+    """The result when an operand's dtype is unknown: ``Array[Any]``-like, never an error."""
+    if op in COMPARISON:
+        return env.array(array, "bool_")
+    if op in INPLACE_OF:
+        return default
+    return env.array(array, None)
+
+
+def _pair(
+    env: Env,
+    ctx: MethodContext,
+    op: str,
+    left: ProperType,
+    right: ProperType,
+) -> Type:
+    """Return the type of ``left OP right``, reporting an undefined one."""
+    lhs, rhs = classify(left), classify(right)
+    if lhs is None or rhs is None:
+        return ctx.default_return_type  # not ours: mypy checks it
+    array = lhs.array or rhs.array
+    if array is None:
+        return ctx.default_return_type  # no array of ours (NumPy's own operators)
+    if lhs.name is None or rhs.name is None:
+        return _unknown(env, op, array, ctx.default_return_type)
+    answer = env.answers.get(op, lhs.name, rhs.name)
+    if answer is None:
+        return _unknown(env, op, array, ctx.default_return_type)
+    if isinstance(answer, Undefined):
+        error_undefined_binary(
+            ctx.api, ctx.context, env.rules, SYMBOL[op], left, right, answer.reason
+        )
+        return env.array(array, None)
+    return env.array(array, answer)
+
+
+def _argument(ctx: MethodContext) -> ProperType | None:
+    """Return the type of the one argument of an operator method (``None`` if not so called)."""
+    if not ctx.arg_types or len(ctx.arg_types[0]) != 1 or any(ctx.arg_types[1:]):
+        return None  # also float.__pow__(x, mod): not an operator
+    return get_proper_type(ctx.arg_types[0][0])
+
+
+def binary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+    """Type ``array OP other`` (``Array.__add__``, …, ``Array.__lt__``, …) and ``array OP= other``.
+
+    For an in-place operator the result is the rule set's in-place result:
+    the binary result where the name is rebound (JAX), the left operand's
+    dtype where the library casts back, or an error where it refuses.
+    """
+    argument = _argument(ctx)
+    if argument is None:
+        return ctx.default_return_type
+    if not isinstance(argument, UnionType):
+        return _pair(env, ctx, op, ctx.type, argument)
+    return _union([_pair(env, ctx, op, ctx.type, item) for item in items(argument)])
+
+
+def reflected_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+    """Type ``scalar OP array`` reaching ``Array.__radd__``, …: Python and NumPy scalars only."""
+    argument = _argument(ctx)
+    if argument is None:
+        return ctx.default_return_type
+    results = []
+    for item in items(argument):
+        operand = classify(item)
+        if operand is not None and operand.array is not None:
+            results.append(ctx.default_return_type)  # an array of ours: not a reflected call
+        else:
+            results.append(_pair(env, ctx, op, item, ctx.type))
+    return _union(results)
+
+
+def _is_array(typ: ProperType) -> bool:
+    return isinstance(typ, Instance) and array_info(typ.type) is not None
+
+
+def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+    """Type ``scalar OP array`` through the scalar's own operator (``int.__add__``, …)."""
+    argument = _argument(ctx)
+    if argument is None:
+        return ctx.default_return_type
+    if not isinstance(argument, UnionType):
+        if not _is_array(argument):
+            return ctx.default_return_type  # scalar arithmetic: nothing of ours
+        return _pair(env, ctx, op, ctx.type, argument)
+    parts = items(argument)
+    if not any(_is_array(p) for p in parts):
+        return ctx.default_return_type
+    return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
+
+
+def _unary(
+    env: Env, api: CheckerPluginInterface, context: MethodContext | FunctionContext, op: str,
+    item: ProperType, default: Type,
+) -> Type | None:  # fmt: skip
+    """Return the type of ``OP item`` for an array of ours, ``None`` for anything else."""
+    operand = classify(item)
+    if operand is None or operand.array is None:
+        return None
+    if operand.name is None:
+        return default
+    answer = env.answers.get(op, operand.name)
+    if answer is None:
+        return default
+    if isinstance(answer, Undefined):
+        error_undefined_unary(api, context.context, env.rules, SYMBOL[op], item, answer.reason)
+        return env.array(operand.array, None)
+    return env.array(operand.array, answer)
+
+
+def unary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+    """Type ``-array``, ``+array``, ``~array`` and ``array.__abs__()``."""
+    found = _unary(env, ctx.api, ctx, op, ctx.type, ctx.default_return_type)
+    return ctx.default_return_type if found is None else found
+
+
+def abs_callback(env: Env, ctx: FunctionContext) -> Type:
+    """Type ``abs(array)`` (``builtins.abs``: ``__abs__`` is not called through a method hook)."""
+    if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+        return ctx.default_return_type
+    results = []
+    for item in items(ctx.arg_types[0][0]):
+        found = _unary(env, ctx.api, ctx, "abs", item, ctx.default_return_type)
+        if found is None:
+            return ctx.default_return_type  # not only arrays of ours
+        results.append(found)
+    return _union(results)
+
+
+def astype_callback(env: Env, ctx: MethodContext) -> Type:
+    """Type ``array.astype(dtype)`` as ``Array[dtype]`` for a marker, a name or a NumPy type."""
+    receiver = classify(ctx.type)
+    if receiver is None or receiver.array is None or not ctx.arg_types or not ctx.arg_types[0]:
+        return ctx.default_return_type
+    token = dtype_token(ctx.arg_types[0][0])
+    name = token if isinstance(token, str) else getattr(token, "name", None)
+    marker = BY_NAME.get(name) if isinstance(name, str) else None
+    if marker is None or marker.abstract:
+        return ctx.default_return_type
+    return env.array(receiver.array, marker.name)
+
+
+# ------------------------------------------------------------ promote_types
+
+
+def _rules_argument(ctx: FunctionContext) -> str | None:
+    """Return the literal ``rules=`` of a call (the run-time default when absent)."""
+    try:
+        index = ctx.callee_arg_names.index(names.RULES_ARGUMENT)
+    except ValueError:
+        return DEFAULT
+    if not ctx.arg_types[index]:
+        return DEFAULT
+    proper = get_proper_type(ctx.arg_types[index][0])
+    if isinstance(proper, LiteralType) and isinstance(proper.value, str):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _marker_class(env: Env, marker: object) -> Type | None:
+    name = getattr(marker, "name", None)
+    if not isinstance(name, str):
+        return None
+    found = marker_type(env.lookup, name)
+    return TypeType.make_normalized(found) if isinstance(found, Instance) else None
+
+
+_SCALAR_VALUES: Final = {"py_bool": False, "py_int": 0, "py_float": 0.0, "py_complex": 0j}
+
+
+def promote_types_callback(env: Env, ctx: FunctionContext) -> Type:
+    """Type ``promote_types(a, b)`` as ``type[<promoted marker>]`` under its ``rules=``."""
+    from typing_pkg.dtypelike import to_marker
+    from typing_pkg.promotion import PromotionError, promote_types
+
+    rules = _rules_argument(ctx)
+    if rules is None or len(ctx.arg_types) < 2:
+        return ctx.default_return_type
+    tokens = []
+    for formal in ctx.arg_types[:2]:
+        if len(formal) != 1:
+            return ctx.default_return_type
+        token = dtype_token(formal[0])
+        try:
+            marker = None if token is None else to_marker(token)
+        except (TypeError, ValueError):
+            return ctx.default_return_type
+        if marker is None or marker.abstract:
+            return ctx.default_return_type  # unknown, or a category (x.dtype of Array[floating])
+        tokens.append(marker)
+    try:
+        promoted = promote_types(tokens[0], tokens[1], rules=rules)
+    except PromotionError as error:
+        error_undefined_promotion(ctx.api, ctx.context, "promote_types", str(error))
+        return ctx.default_return_type
+    except (TypeError, ValueError, KeyError):
+        return ctx.default_return_type
+    found = _marker_class(env, promoted)
+    return ctx.default_return_type if found is None else found
+
+
+def _result_type_operand(item: Type) -> object | None:
+    """Return the run-time stand-in of one ``result_type`` argument (``None``: unknown)."""
+    proper = get_proper_type(item)
+    operand = classify(proper)
+    if operand is not None and operand.name is not None:
+        if operand.name in _SCALAR_VALUES:
+            return _SCALAR_VALUES[operand.name]
+        dtype = BY_NAME[operand.name]
+        return None if dtype.abstract else dtype
+    token = dtype_token(proper)
+    marker = BY_NAME.get(getattr(token, "name", ""))
+    if marker is not None and marker is token and marker.abstract:
+        return None  # a category: not known statically
+    return token
+
+
+def result_type_callback(env: Env, ctx: FunctionContext) -> Type:
+    """Type ``result_type(*arrays_scalars_and_dtypes)`` under its ``rules=``."""
+    from typing_pkg.promotion import PromotionError, result_type
+
+    rules = _rules_argument(ctx)
+    if rules is None or not ctx.arg_types or not ctx.arg_types[0]:
+        return ctx.default_return_type
+    if any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
+        return ctx.default_return_type  # result_type(*xs): not known statically
+    operands = [_result_type_operand(t) for t in ctx.arg_types[0]]
+    if any(o is None for o in operands):
+        return ctx.default_return_type
+    try:
+        promoted = result_type(*operands, rules=rules)
+    except PromotionError as error:
+        error_undefined_promotion(ctx.api, ctx.context, "result_type", str(error))
+        return ctx.default_return_type
+    except (TypeError, ValueError, KeyError):
+        return ctx.default_return_type
+    if promoted.abstract:
+        return ctx.default_return_type
+    found = _marker_class(env, promoted)
+    return ctx.default_return_type if found is None else found
+
+
+# --------------------------------------------------------- signature hooks
+
+
+def _widening(env: Env, api: CheckerPluginInterface, array: TypeInfo, reflected: bool) -> Type:
+    """Return what an array operator's parameter must also accept (built once per class)."""
+    builtins_int = api.named_generic_type("builtins.int", []).type
+    key = (array, builtins_int, reflected)
+    found = env.widened.get(key)
+    if found is not None:
+        return found
+    accepted: list[Type] = [api.named_generic_type(n, []) for n in names.BUILTIN_SCALARS]
+    for fullname in (names.NUMPY_NDARRAY, names.NUMPY_GENERIC):
+        node = env.lookup(fullname)
+        if node is not None and isinstance(node.node, TypeInfo):
+            accepted.append(fill_typevars_with_any(node.node))
+    if not reflected:
+        accepted.append(Instance(array, [AnyType(TypeOfAny.special_form)]))
+    widened = UnionType.make_union(accepted)
+    env.widened[key] = widened
+    return widened
+
+
+def _accepts(
+    signature: CallableType, args: list[list[Expression]], api: CheckerPluginInterface
+) -> bool:
+    """Whether the operator's own parameter already accepts the (known) argument.
+
+    Only arrays of ours and the Python scalar classes the parameter names
+    count; anything else (a NumPy type, a complex for ``//``, an unknown
+    argument) needs the widened parameter.
+    """
+    if len(args) != 1 or len(args[0]) != 1:
+        return False
+    argument = _expression_type(api, args[0][0])
+    if argument is None:
+        return False
+    accepted = {t.type.fullname for t in items(signature.arg_types[0]) if isinstance(t, Instance)}
+    for item in items(argument):
+        if isinstance(item, LiteralType):
+            item = item.fallback
+        if not isinstance(item, Instance):
+            return False
+        fullname = item.type.fullname
+        if fullname in accepted:
+            continue
+        if names.ARRAY in accepted and array_info(item.type) is not None:
+            continue
+        return False
+    return True
+
+
+def array_signature_callback(env: Env, reflected: bool, ctx: MethodSigContext) -> FunctionLike:
+    """Let an array operator accept every operand the rules decide on.
+
+    Python scalars of every kind, arrays (not for the reflected forms: an array
+    on the left is typed by its own forward method) and NumPy arrays and
+    scalars: the rules, not the fallback signature, decide what is undefined,
+    so that the error is ``dtype-promotion`` with its explanation.
+    """
+    signature = ctx.default_signature
+    receiver = ctx.type
+    if not isinstance(receiver, Instance) or len(signature.arg_types) != 1:
+        return signature
+    if _accepts(signature, ctx.args, ctx.api):
+        return signature  # the common case: arrays, and the scalars the operator takes
+    array = array_info(receiver.type)
+    if array is None:
+        return signature
+    widened = _widening(env, ctx.api, array, reflected)
+    return signature.copy_modified(
+        arg_types=[UnionType.make_union([signature.arg_types[0], widened])]
+    )
+
+
+def _expression_type(api: CheckerPluginInterface, expr: Expression) -> Type | None:
+    """Return the type mypy already inferred for an operand expression, if it did."""
+    if isinstance(expr, TempNode):
+        return expr.type
+    if isinstance(api, TypeChecker):
+        return api.lookup_type_or_none(expr)
+    return None
+
+
+def scalar_signature_callback(ctx: MethodSigContext) -> FunctionLike:
+    """Let ``int.__add__`` & co accept our arrays, so the method hook types ``1 + (a | b)``.
+
+    Without it mypy types ``1 + (a | b)`` through the union's ``__radd__``,
+    where no hook runs; with it, the scalar's own operator (hooked) does.
+    Only the first parameter widens (``float.__pow__`` also takes ``mod``).
+    """
+    signature = ctx.default_signature
+    if not signature.arg_types or not ctx.args or len(ctx.args[0]) != 1:
+        return signature
+    argument = _expression_type(ctx.api, ctx.args[0][0])
+    if argument is None:
+        return signature
+    arrays: list[Type] = [p for p in items(argument) if _is_array(p)]
+    if not arrays:
+        return signature
+    first = UnionType.make_union([signature.arg_types[0], *arrays])
+    return signature.copy_modified(arg_types=[first, *signature.arg_types[1:]])

@@ -1,0 +1,287 @@
+"""From mypy types to the operands the rule sets know, and back.
+
+An operand is one item of an operand's (possibly union) type, named as
+``typing_pkg.rules`` names operands:
+
+==========================================  =====================================
+mypy type                                   operand name
+==========================================  =====================================
+``Array[float32]`` (or a subclass of it)    ``"float32"``; a category such as
+                                            ``"floating"`` for ``Array[floating]``
+``Array[Any]``, ``Array[DType]``,           an array of unknown dtype (``None``)
+``Array[T]`` (a type variable)
+``bool``, ``int``, ``float``, ``complex``   ``"py_bool"``, ``"py_int"``, …
+(``Literal[1]`` through its fallback)
+``numpy.ndarray[..., dtype[np.float32]]``   ``"float32"`` (unknown dtype if not
+and NumPy scalars (``np.float32``)          spelled out)
+anything else                               not an operand (``classify`` gives
+                                            ``None``: mypy's own checks apply)
+==========================================  =====================================
+
+Dtype-likes (the arguments of ``astype``, ``promote_types`` and
+``result_type``) are read by ``dtype_token``: a marker class, a string
+literal, a Python scalar type or a NumPy scalar type or dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final, NamedTuple
+
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import SymbolTableNode, TypeInfo
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    ProperType,
+    Type,
+    TypeOfAny,
+    TypeType,
+    UnionType,
+    flatten_nested_unions,
+    get_proper_type,
+)
+
+from mypy_plugin import names
+from typing_pkg.dtypes import BY_NAME
+
+__all__ = [
+    "Lookup",
+    "Operand",
+    "array_info",
+    "array_type",
+    "classify",
+    "dtype_token",
+    "items",
+    "marker_of",
+    "marker_type",
+]
+
+Lookup = Callable[[str], SymbolTableNode | None]
+"""Look a fully qualified name up in the build (``Plugin.lookup_fully_qualified``)."""
+
+
+class Operand(NamedTuple):
+    """One operand (a union item) as the rule sets see it."""
+
+    type: ProperType
+    """The mypy type, as error messages show it."""
+    name: str | None
+    """The marker or Python scalar kind (``"float32"``, ``"floating"``, ``"py_int"``); ``None``
+    for an array of unknown dtype."""
+    array: TypeInfo | None
+    """The ``Array`` class when the operand is one of our arrays (results are built from it)."""
+    is_array: bool
+    """Whether the operand is an array (ours or NumPy's) rather than a scalar."""
+
+
+def items(typ: Type) -> list[ProperType]:
+    """Return the items of a (possibly nested) union, or the type itself."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        return [get_proper_type(t) for t in flatten_nested_unions(proper.items)]
+    return [proper]
+
+
+def array_info(info: TypeInfo) -> TypeInfo | None:
+    """Return the ``Array`` class if ``info`` is ``Array`` or a subclass of it."""
+    for base in info.mro:
+        if base.fullname == names.ARRAY:
+            return base
+    return None
+
+
+_MARKER_PREFIX: Final = names.DTYPES_MODULE + "."
+
+
+def marker_of(info: TypeInfo) -> str | None:
+    """Return the marker a dtype class stands for (its nearest marker base), ``None`` for DType."""
+    for base in info.mro:
+        fullname = base.fullname
+        if fullname.startswith(_MARKER_PREFIX) and base.name in BY_NAME:
+            return None if fullname == names.DTYPE_ROOT else base.name
+    return None
+
+
+def _dtype_argument(arg: Type) -> str | None:
+    """Return the marker named by the type argument of ``Array[...]`` (None: unknown)."""
+    proper = get_proper_type(arg)
+    if isinstance(proper, Instance):
+        return marker_of(proper.type)
+    return None  # Any, a type variable, anything else: unknown
+
+
+# NumPy's scalar types: classes of their own, or generic classes whose type
+# arguments give the number of bits (``floating[_32Bit]`` is ``np.float32``).
+_NUMPY_CLASSES: Final = {
+    "numpy.bool": "bool_",
+    "numpy.float64": "float64",
+    "numpy.complex128": "complex128",
+}
+_NUMPY_SIZED: Final = {
+    "numpy.signedinteger": "int",
+    "numpy.unsignedinteger": "uint",
+    "numpy.floating": "float",
+    "numpy.complexfloating": "complex",
+}
+_NBIT_PREFIX: Final = "numpy._typing._nbit_base._"
+
+
+def _bits(arg: Type) -> int | None:
+    proper = get_proper_type(arg)
+    if isinstance(proper, Instance) and proper.type.fullname.startswith(_NBIT_PREFIX):
+        digits = proper.type.fullname[len(_NBIT_PREFIX) :].removesuffix("Bit")
+        return int(digits) if digits.isdigit() else None
+    return None
+
+
+def numpy_scalar(inst: Instance) -> str | None:
+    """Return the marker of a NumPy scalar type (``np.float32``), ``None`` if not known."""
+    for base in inst.type.mro:
+        found = _NUMPY_CLASSES.get(base.fullname)
+        if found is not None:
+            return found
+        kind = _NUMPY_SIZED.get(base.fullname)
+        if kind is not None:
+            sized = map_instance_to_supertype(inst, base)
+            bits = [_bits(a) for a in sized.args]
+            if not bits or None in bits:
+                return None
+            total = sum(b for b in bits if b is not None) if kind == "complex" else bits[0]
+            name = f"{kind}{total}"
+            return name if name in BY_NAME else None
+        if base.fullname == names.NUMPY_GENERIC:
+            return None
+    return None
+
+
+def _numpy_dtype_scalar(arg: Type) -> str | None:
+    """Return the marker of ``np.dtype[X]``'s ``X``."""
+    proper = get_proper_type(arg)
+    if isinstance(proper, Instance):
+        return numpy_scalar(proper)
+    return None
+
+
+def _has_base(info: TypeInfo, fullname: str) -> TypeInfo | None:
+    for base in info.mro:
+        if base.fullname == fullname:
+            return base
+    return None
+
+
+def classify(typ: ProperType) -> Operand | None:
+    """Return the operand ``typ`` (not a union) stands for, or ``None`` if it is not one."""
+    if isinstance(typ, LiteralType):
+        return _classify_instance(typ, typ.fallback)
+    if isinstance(typ, Instance):
+        return _classify_instance(typ, typ)
+    return None
+
+
+def _classify_instance(original: ProperType, inst: Instance) -> Operand | None:
+    info = inst.type
+    if info.fullname == names.ARRAY:  # the common case, before any search of the bases
+        name = _dtype_argument(inst.args[0]) if inst.args else None
+        return Operand(original, name, info, True)
+    array = array_info(info)
+    if array is not None:
+        base = map_instance_to_supertype(inst, array)
+        name = _dtype_argument(base.args[0]) if base.args else None
+        return Operand(original, name, array, True)
+    if info.fullname.startswith("builtins."):
+        kind = names.BUILTIN_SCALARS.get(info.fullname)
+        return None if kind is None else Operand(original, kind, None, False)
+    ndarray = _has_base(info, names.NUMPY_NDARRAY)
+    if ndarray is not None:
+        mapped = map_instance_to_supertype(inst, ndarray)
+        name = None
+        if len(mapped.args) == 2:
+            dtype = get_proper_type(mapped.args[1])
+            if isinstance(dtype, Instance) and dtype.type.fullname == names.NUMPY_DTYPE:
+                name = _numpy_dtype_scalar(dtype.args[0]) if dtype.args else None
+        return Operand(original, name, None, True)
+    if _has_base(info, names.NUMPY_GENERIC) is not None:
+        return Operand(original, numpy_scalar(inst), None, False)
+    for fullname, kind in names.BUILTIN_SCALARS.items():  # subclasses (IntEnum, …)
+        if _has_base(info, fullname) is not None:
+            return Operand(original, kind, None, False)
+    return None
+
+
+def dtype_token(typ: Type) -> object | None:
+    """Return the run-time dtype-like a static dtype-like stands for, or ``None``.
+
+    The result is what ``typing_pkg.dtypelike.to_marker`` accepts at run time:
+    a marker class, a string, or a Python scalar type.
+    """
+    proper = get_proper_type(typ)
+    if isinstance(proper, CallableType) and proper.is_type_obj():
+        made = get_proper_type(proper.ret_type)
+        if isinstance(made, Instance) and made.type.fullname.startswith("numpy."):
+            found = numpy_scalar(made)  # np.float32 is floating[_32Bit]
+            return None if found is None else BY_NAME[found]
+        return _class_token(proper.type_object())
+    if isinstance(proper, TypeType):
+        item = proper.item
+        if isinstance(item, Instance):
+            if item.type.fullname.startswith("numpy."):
+                found = numpy_scalar(item)
+                return None if found is None else BY_NAME[found]
+            return _class_token(item.type)
+        return None
+    if isinstance(proper, LiteralType) and isinstance(proper.value, str):
+        return proper.value
+    if isinstance(proper, Instance):
+        if proper.last_known_value is not None and isinstance(proper.last_known_value.value, str):
+            return proper.last_known_value.value
+        if proper.type.fullname == names.NUMPY_DTYPE and proper.args:
+            found = _numpy_dtype_scalar(proper.args[0])
+            return None if found is None else BY_NAME[found]
+        operand = classify(proper)
+        if operand is not None and operand.is_array and operand.name is not None:
+            return BY_NAME[operand.name]  # anything with a .dtype: an array
+    return None
+
+
+_PY_TYPES: Final = {
+    "builtins.bool": bool,
+    "builtins.int": int,
+    "builtins.float": float,
+    "builtins.complex": complex,
+}
+
+
+def _class_token(info: TypeInfo) -> object | None:
+    python = _PY_TYPES.get(info.fullname)
+    if python is not None:
+        return python
+    if info.fullname.startswith("numpy."):
+        return None  # a NumPy class used without its bit width (np.floating)
+    if any(b.fullname == names.DTYPE_ROOT for b in info.mro):
+        marker = marker_of(info)
+        return None if marker is None else BY_NAME[marker]
+    return None
+
+
+def marker_type(lookup: Lookup, name: str | None) -> Instance | AnyType:
+    """Return the marker ``name`` as a type argument (``Any`` when unknown or not found)."""
+    if name is not None:
+        node = lookup(f"{names.DTYPES_MODULE}.{name}")
+        if node is not None and isinstance(node.node, TypeInfo):
+            return Instance(node.node, [])
+    return AnyType(TypeOfAny.special_form)
+
+
+def array_type(array: TypeInfo, lookup: Lookup, name: str | None) -> Instance:
+    """Return ``Array[name]`` (``Array[Any]`` when ``name`` is ``None``)."""
+    return Instance(array, [marker_type(lookup, name)])
+
+
+def iter_arrays(operands: list[Operand | None]) -> Iterator[TypeInfo]:
+    """Yield the ``Array`` class of every operand that is one of our arrays."""
+    for operand in operands:
+        if operand is not None and operand.array is not None:
+            yield operand.array
