@@ -75,3 +75,12 @@ def test_readme_code_comes_from_the_examples() -> None:
     assert blocks
     for block in blocks:
         assert block in sources, block
+
+
+def test_readme_configuration_is_the_examples() -> None:
+    """The mypy configuration the README shows is the one examples/mypy.ini uses."""
+    text = README.read_text(encoding="utf-8")
+    config = (ROOT / "examples" / "mypy.ini").read_text(encoding="utf-8").splitlines()
+    for block in re.findall(r"```ini\n(.*?)```", text, re.DOTALL):
+        for line in block.splitlines():
+            assert not line or line in config, line

@@ -126,3 +126,19 @@ def test_check_with_pyright_reports_expected_output() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "as expected" in done.stdout
+
+
+@needs_plugin
+def test_readme_shows_what_check_prints() -> None:
+    """The mypy report quoted in the README's tour is part of what check.py prints."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quoted = [line for block in re.findall(r"```text\n(.*?)```", text, re.DOTALL)
+              for line in block.splitlines() if line]  # fmt: skip
+    assert quoted
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "check.py")],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+    printed = done.stdout.splitlines()
+    for line in quoted:
+        assert line in printed, line
