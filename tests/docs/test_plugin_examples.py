@@ -142,3 +142,48 @@ def test_readme_shows_what_check_prints() -> None:
     printed = done.stdout.splitlines()
     for line in quoted:
         assert line in printed, line
+
+
+def _docstring_programs() -> list[tuple[str, str]]:
+    """Return the typed examples (``reveal_type`` or ``# error``) in the plugin's docstrings."""
+    import importlib
+    import inspect
+
+    programs = []
+    for name in ("mypy_plugin", "mypy_plugin.config", "mypy_plugin.errors"):
+        try:
+            doc = inspect.getdoc(importlib.import_module(name)) or ""
+        except ImportError:
+            continue
+        for block in re.findall(r"::\n\n((?:    .*\n|\n)+)", doc + "\n"):
+            code = textwrap.dedent(block)
+            if "reveal_type(" in code or "# error" in code:
+                programs.append((name, code))
+    return programs
+
+
+@needs_plugin
+@pytest.mark.parametrize("name, code", _docstring_programs())
+def test_plugin_docstring_examples_type_check(tmp_path: Path, name: str, code: str) -> None:
+    """Each ``reveal_type(e)  # Array[T]`` reveals ``Array[T]``; each ``# error`` line errs."""
+    header = "from typing import reveal_type\n\nfrom typing_pkg import *  # noqa: F403\n\n"
+    (tmp_path / "example.py").write_text(header + code, encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental",
+         "--no-error-summary", "example.py"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    report = done.stdout
+    offset = header.count("\n")
+    for number, line in enumerate(code.splitlines(), start=offset + 1):
+        revealed = re.search(r"reveal_type\(.*\)\s+# (Array\[\w+\])", line)
+        if revealed:
+            shown = re.search(
+                rf'^example\.py:{number}: note: Revealed type is "(.*)"$', report, re.M
+            )
+            assert shown is not None, f"{name}: {line}\n{report}"
+            assert re.sub(r"typing_pkg\.(typing|dtypes)\.", "", shown[1]) == revealed[1], line
+        elif re.search(r"\S.*# error", line):
+            assert re.search(rf"^example\.py:{number}: error: ", report, re.M), f"{name}: {line}"
