@@ -44,7 +44,6 @@ from typing_pkg.rules import DEFAULT, RuleSet, UnknownRulesError, get_rules, nam
 
 __all__ = ["main"]
 
-STUBS_NOT_READY = "not implemented yet: the stub generator is a later issue"
 _EXAMPLES = 3
 """How many counter-examples ``verify`` prints for a broken law."""
 
@@ -305,8 +304,25 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_stubs(args: argparse.Namespace) -> int:
-    print(STUBS_NOT_READY, file=sys.stderr)
-    return 2
+    from typing_pkg import stubgen
+
+    root = Path(args.dir) if args.dir else stubgen.stubs_dir()
+    if args.check:
+        stale = stubgen.check(root)
+        for found in stale:
+            sys.stderr.write(found.diff)
+        if stale:
+            print(
+                f"{len(stale)} generated stub file(s) under {root} are stale; "
+                "regenerate them with: python -m typing_pkg stubs",
+                file=sys.stderr,
+            )
+            return 1
+        _write(f"the stubs under {root} are fresh")
+        return 0
+    for path in stubgen.write(root):
+        _write(f"wrote {path}")
+    return 0
 
 
 # ------------------------------------------------------------------ parser
@@ -399,6 +415,9 @@ def _parser(prog: str) -> _Parser:
 
     p = commands.add_parser("stubs", help="regenerate the .pyi stubs (or --check them)")
     p.add_argument("--check", action="store_true", help="fail if the stubs are out of date")
+    p.add_argument(
+        "--dir", metavar="DIR", help="the stubs directory (default: stubs/ beside the package)"
+    )
     p.set_defaults(run=_cmd_stubs)
     return parser
 

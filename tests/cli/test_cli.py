@@ -17,7 +17,7 @@ from typing import ClassVar
 import pytest
 
 from typing_pkg import render
-from typing_pkg.cli import STUBS_NOT_READY, main
+from typing_pkg.cli import main
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice, PromotionTable
 from typing_pkg.rules import RuleSet, Undefined, get_rules, names, register, unregister
@@ -213,11 +213,6 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     for command in ("promote", "table", "diff", "lattice", "verify", "stubs"):
         assert command in out
-
-
-def test_stubs_is_not_implemented_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "stubs") == (2, "", STUBS_NOT_READY + "\n")
-    assert run(capsys, "stubs", "--check") == (2, "", STUBS_NOT_READY + "\n")
 
 
 # --------------------------------------------------------- subprocesses

@@ -1,0 +1,185 @@
+"""What the generated stubs cost: basedpyright and mypy on a generated program.
+
+Run ``python benchmarks/bench_stubs.py`` (``--ops 1000 10000``, ``--repeat 3``).
+It generates a program of N array operations (functions of eight lines such
+as ``v3 = v1 * a2 + 2.0``, operands drawn from 15 common dtypes and Python
+scalars, only defined promotions, deterministic) and installs the package two
+ways into throw-away virtual environments (``--system-site-packages``, a
+``.pth`` file for ``typing_pkg``), one of them with the stub package
+``typing_pkg-stubs`` beside it, as ``pip install`` would put it.  Then it
+times, best of ``--repeat`` runs each:
+
+* basedpyright with the stubs against basedpyright without them (plain,
+  un-overloaded operator signatures: ``typing_pkg/typing.py``); goal ≤ 1.5×;
+* mypy with the plugin and the stubs against mypy with the plugin alone
+  (cold cache each run); goal ≤ 1.15×.  If the plugin registers no operator
+  hooks yet, the script says so: the numbers are then mypy with vs without
+  the stubs visible.
+
+It prints one line per measurement, the ratios, the growth from the
+smallest to the largest program, and the size of the generated stubs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from typing_pkg.ops import SYMBOL  # noqa: E402
+from typing_pkg.rules import Undefined, get_rules  # noqa: E402
+from typing_pkg.stubgen import PACKAGE, stubs_dir  # noqa: E402
+
+DTYPES = (
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+)  # fmt: skip
+OPS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+       "lshift", "lt", "ge", "eq")  # fmt: skip
+SCALARS = {"py_bool": "True", "py_int": "2", "py_float": "1.5", "py_complex": "1j"}
+LINES_PER_FUNCTION = 8
+
+
+def program(n: int, seed: int = 0) -> str:
+    """Return a module with ``n`` binary operations whose promotions are all defined."""
+    rules = get_rules("jax")
+    rng = random.Random(seed)
+    out = ["from typing_pkg import Array", f"from typing_pkg import {', '.join(DTYPES)}", ""]
+    done = 0
+    f = 0
+    while done < n:
+        params = {f"a{i}": rng.choice(DTYPES) for i in range(4)}
+        signature = ", ".join(f"{p}: Array[{t}]" for p, t in params.items())
+        out.append(f"def f{f}({signature}) -> None:")
+        names = dict(params)
+        lines = 0
+        while lines < LINES_PER_FUNCTION and done < n:
+            left = rng.choice(list(names))
+            if rng.random() < 0.25:
+                right_kind = rng.choice(list(SCALARS))
+                right, right_text = right_kind, SCALARS[right_kind]
+            else:
+                right_text = rng.choice(list(names))
+                right = names[right_text]
+            op = rng.choice(OPS)
+            result = rules.result(op, names[left], right)
+            if isinstance(result, Undefined) or result not in DTYPES:
+                continue
+            var = f"v{lines}"
+            out.append(f"    {var} = {left} {SYMBOL[op]} {right_text}")
+            names[var] = result
+            lines += 1
+            done += 1
+        out.append("")
+        f += 1
+    return "\n".join(out) + "\n"
+
+
+def make_env(where: Path, with_stubs: bool) -> Path:
+    """Create a virtual environment that sees ``typing_pkg`` (and maybe the stubs)."""
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(where)],
+        check=True,
+    )
+    site = next(where.glob("lib/python3*/site-packages"))
+    (site / "typing_pkg.pth").write_text(f"{ROOT}\n")
+    if with_stubs:
+        shutil.copytree(stubs_dir() / PACKAGE, site / PACKAGE)
+    return where / "bin" / "python"
+
+
+def time_run(cmd: list[str], cwd: Path, repeat: int, before: object = None) -> float:
+    """Return the best wall time of ``repeat`` runs (``before`` is called before each)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # mypy imports the plugin from the repo
+    best = float("inf")
+    for _ in range(repeat):
+        if callable(before):
+            before()
+        start = time.perf_counter()
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+        best = min(best, time.perf_counter() - start)
+        if "error importing plugin" in done.stdout.lower() or done.returncode > 1:
+            raise RuntimeError(f"{cmd[0]} failed:\n{done.stdout}{done.stderr}")
+    return best
+
+
+def pyright(work: Path, python: Path, repeat: int) -> float:
+    config = {"include": ["prog.py"], "pythonVersion": "3.11", "typeCheckingMode": "standard"}
+    (work / "pyrightconfig.json").write_text(json.dumps(config))
+    exe = ROOT / ".venv" / "bin" / "basedpyright"
+    return time_run([str(exe), "--pythonpath", str(python), "-p", str(work)], work, repeat)
+
+
+def mypy(work: Path, python: Path, repeat: int) -> float:
+    cache = work / ".mypy_cache"
+    (work / "mypy.ini").write_text(f"[mypy]\nplugins = mypy_plugin\ncache_dir = {cache}\n")
+
+    def clear() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    cmd = [
+        str(ROOT / ".venv" / "bin" / "python"), "-m", "mypy", "--config-file", "mypy.ini",
+        "--python-executable", str(python), "prog.py",
+    ]  # fmt: skip
+    return time_run(cmd, work, repeat, clear)
+
+
+def plugin_has_hooks() -> bool:
+    """Return whether the mypy plugin registers operator hooks (it may not exist yet)."""
+    text = (ROOT / "mypy_plugin" / "__init__.py").read_text(encoding="utf-8")
+    return "get_method_hook" in text or any(
+        "get_method_hook" in p.read_text(encoding="utf-8")
+        for p in (ROOT / "mypy_plugin").glob("*.py")
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ops", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-mypy", action="store_true", help="time basedpyright only")
+    args = parser.parse_args(argv)
+    size = sum(p.stat().st_size for p in (stubs_dir() / PACKAGE).rglob("*") if p.is_file())
+    print(f"generated stubs: {size / 1024:.0f} KiB in {stubs_dir() / PACKAGE}")
+    hooks = plugin_has_hooks()
+    if not args.no_mypy and not hooks:
+        print("note: mypy_plugin registers no operator hooks yet: mypy is timed with the "
+              "placeholder plugin, with vs without the stubs visible")  # fmt: skip
+    ratios: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        plain_py = make_env(base / "plain", with_stubs=False)
+        stubs_py = make_env(base / "stubs", with_stubs=True)
+        for n in args.ops:
+            work = base / f"prog{n}"
+            work.mkdir()
+            (work / "prog.py").write_text(program(n))
+            checkers = [("basedpyright", pyright)]
+            if not args.no_mypy:
+                checkers.append(("mypy+plugin", mypy))
+            for name, run in checkers:
+                plain = run(work, plain_py, args.repeat)
+                stubbed = run(work, stubs_py, args.repeat)
+                ratio = stubbed / plain
+                ratios.setdefault(name, []).append(ratio)
+                print(f"{name:>13} {n:>6} ops: plain {plain:6.2f} s, "
+                      f"with stubs {stubbed:6.2f} s, ratio {ratio:.2f}x")  # fmt: skip
+    for name, values in ratios.items():
+        if len(values) > 1:
+            print(f"{name}: ratio grows {values[0]:.2f}x -> {values[-1]:.2f}x "
+                  f"from {args.ops[0]} to {args.ops[-1]} operations")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

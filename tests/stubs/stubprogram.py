@@ -1,0 +1,129 @@
+"""Generated programs that ask a checker for the type of every cell of a truth table.
+
+``conformance_program(cells)`` returns the source of a module with one
+``reveal_type`` per cell (an in-place cell assigns, updates and reveals a
+variable) and the line each cell is reported on.  ``expected(rules, cell)``
+says what the stubs must give for a cell: a marker name, or ``None`` where
+the checker must report an error.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from typing_pkg.conformance.truthfile import Cell
+from typing_pkg.ops import INPLACE, SYMBOL, UNARY
+from typing_pkg.rules import RuleSet, Undefined
+
+__all__ = [
+    "ROOT",
+    "Program",
+    "basedpyright",
+    "conformance_program",
+    "expected",
+    "install",
+    "operand",
+    "reflected_equality",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_SCALAR_TYPES = {"py_bool": "bool", "py_int": "int", "py_float": "float", "py_complex": "complex"}
+
+
+def operand(name: str) -> str:
+    """Return the parameter that stands for operand ``name`` in a generated program."""
+    return f"s_{name[3:]}" if name in _SCALAR_TYPES else f"a_{name}"
+
+
+def reflected_equality(cell: Cell) -> bool:
+    """Return whether ``cell`` is ``1 == x`` or ``1 != x``: typed ``bool`` by ``int.__eq__``."""
+    return cell.op in ("eq", "ne") and cell.left in _SCALAR_TYPES
+
+
+def expected(rules: RuleSet, cell: Cell) -> str | None:
+    """Return the marker the checker must infer for ``cell``, or ``None`` for an error."""
+    if cell.error_kind is None:
+        assert cell.result is not None
+        if cell.weak and cell.result != "bool_":
+            return next(w for w, d in rules.weak_dtypes.items() if d == cell.result)
+        return cell.result
+    if cell.error_kind == "dtype":
+        return None
+    # A failure that is not about dtypes (a shape, a bug): the rules decide.
+    outcome = rules.result(cell.op, cell.left, cell.right or None)
+    return None if isinstance(outcome, Undefined) else outcome
+
+
+@dataclass(frozen=True)
+class Program:
+    """A generated module and the line (1-based) each cell is checked on."""
+
+    source: str
+    lines: dict[int, Cell]
+
+
+def _signature(cells: Iterable[Cell]) -> str:
+    names = {c.left for c in cells} | {c.right for c in cells if c.right}
+    return ", ".join(
+        f"{operand(n)}: {_SCALAR_TYPES.get(n) or f'Array[{n}]'}" for n in sorted(names)
+    )
+
+
+def conformance_program(cells: Sequence[Cell]) -> Program:
+    """Return a program with one checked line per cell, a function per operator and left operand."""
+    arrays = sorted({n for c in cells for n in (c.left, c.right) if n and n not in _SCALAR_TYPES})
+    lines = ["from typing_pkg import Array", f"from typing_pkg.dtypes import {', '.join(arrays)}"]
+    at: dict[int, Cell] = {}
+    groups: dict[tuple[str, str], list[Cell]] = {}
+    for cell in cells:
+        groups.setdefault((cell.op, cell.left), []).append(cell)
+    for (op, left_name), group in groups.items():
+        lines += ["", f"def check_{op}_{left_name}({_signature(group)}) -> None:"]
+        left = operand(left_name)
+        for cell in group:
+            if op in UNARY:
+                expr = f"abs({left})" if op == "abs" else f"{SYMBOL[op]}{left}"
+                lines.append(f"    reveal_type({expr})")
+            elif op in INPLACE:
+                # One variable per cell: pyright infers a variable's declared
+                # type from all its assignments.
+                var = f"v{len(lines)}"
+                lines.append(f"    {var} = {left}")
+                lines.append(f"    {var} {SYMBOL[op]} {operand(cell.right)}")
+                at[len(lines)] = cell
+                lines.append(f"    reveal_type({var})")
+                continue
+            else:
+                lines.append(f"    reveal_type({left} {SYMBOL[op]} {operand(cell.right)})")
+            at[len(lines)] = cell
+    return Program("\n".join(lines) + "\n", at)
+
+
+def basedpyright() -> list[str]:
+    """Return the command that runs basedpyright (installed beside this Python)."""
+    exe = Path(sys.executable).with_name("basedpyright")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
+
+
+def install(where: Path, *, stubs: Path | None) -> Path:
+    """Create a virtual environment where ``typing_pkg`` (and the stub package) are installed.
+
+    ``typing_pkg`` is linked, not copied; ``stubs`` is the stub package's
+    directory, copied into ``site-packages`` as ``pip install`` puts it.
+    Return the environment's ``bin`` directory.
+    """
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(where)],
+        check=True,
+    )
+    site = next(where.glob("lib/python3*/site-packages"))
+    (site / "typing_pkg").symlink_to(ROOT / "typing_pkg", target_is_directory=True)
+    if stubs is not None:
+        shutil.copytree(stubs, site / stubs.name)
+    return where / "bin"

@@ -1,0 +1,160 @@
+"""basedpyright with the generated stubs agrees with JAX's recorded truth, cell by cell.
+
+One generated program holds a ``reveal_type`` for every operator and operand
+pair of ``truth/jax.csv`` (in-place operators assign, update and reveal a
+variable).  basedpyright runs over it (two shards at once) with the stub
+package on its path, and every cell must give the library's dtype (a weakly
+typed result: the weak marker), or an error exactly where JAX refuses the
+dtypes and where the rules call a shape or bug failure undefined.
+
+Excluded, and counted: ``1 == x`` and ``1 != x`` (``int.__eq__`` types them
+``bool`` in every checker), and ``x == 1.0`` where the promotion is
+undefined: Python then falls back to ``float.__eq__(object)``, also ``bool``.
+
+A second test runs ``basedpyright --verifytypes typing_pkg`` on the package
+installed with its stubs: the public API must be completely typed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from stubprogram import (
+    ROOT,
+    basedpyright,
+    conformance_program,
+    expected,
+    install,
+    reflected_equality,
+)
+
+from typing_pkg import stubgen
+from typing_pkg.conformance.truthfile import Cell, read_truth
+from typing_pkg.rules import get_rules
+
+RULES = get_rules("jax")
+_REVEAL = re.compile(r'^Type of ".*" is "(.*)"$')
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What basedpyright said about one cell."""
+
+    cell: Cell
+    want: str | None
+    revealed: str | None
+    errors: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        if self.want is None:
+            return bool(self.errors)
+        return not self.errors and self.revealed == f"Array[{self.want}]"
+
+
+def _run_shard(directory: Path, cells: list[Cell]) -> tuple[subprocess.Popen[str], dict[int, Cell]]:
+    program = conformance_program(cells)
+    directory.mkdir()
+    (directory / "prog.py").write_text(program.source)
+    config = {
+        "include": ["prog.py"],
+        "pythonVersion": "3.11",
+        "typeCheckingMode": "standard",
+        "extraPaths": [str(stubgen.stubs_dir()), str(ROOT)],
+    }
+    (directory / "pyrightconfig.json").write_text(json.dumps(config))
+    process = subprocess.Popen(
+        [*basedpyright(), "--outputjson", "-p", str(directory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    return process, program.lines
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> list[Seen]:
+    cells = read_truth(ROOT / "truth" / "jax.csv")
+    ops = list(dict.fromkeys(c.op for c in cells))
+    shards = [[c for c in cells if ops.index(c.op) % 2 == k] for k in range(2)]
+    base = tmp_path_factory.mktemp("conformance")
+    runs = [_run_shard(base / f"shard{k}", shard) for k, shard in enumerate(shards)]
+    found: list[Seen] = []
+    for process, lines in runs:
+        out, err = process.communicate(timeout=600)
+        assert out.strip().startswith("{"), err
+        errors: dict[int, list[str]] = {}
+        revealed: dict[int, str] = {}
+        for diag in json.loads(out)["generalDiagnostics"]:
+            line = diag["range"]["start"]["line"] + 1
+            message = diag["message"].splitlines()[0]
+            if diag["severity"] == "error":
+                errors.setdefault(line, []).append(message)
+            elif match := _REVEAL.match(message):
+                revealed[line] = match[1]
+        for line, cell in lines.items():
+            shown = line + 1 if cell.right and cell.op.startswith("i") else line
+            found.append(
+                Seen(cell, expected(RULES, cell), revealed.get(shown), tuple(errors.get(line, ())))
+            )
+    return found
+
+
+def _excluded(s: Seen) -> bool:
+    """``1 == x``, and ``x == 1.0`` where undefined: typed by the scalar's ``__eq__``."""
+    scalar_eq = s.cell.op in ("eq", "ne") and s.cell.right.startswith("py_") and s.want is None
+    return reflected_equality(s.cell) or scalar_eq
+
+
+def test_every_cell_agrees_with_jax(seen: list[Seen]) -> None:
+    wrong = [s for s in seen if not _excluded(s) and not s.ok]
+    assert not wrong, "\n".join(
+        f"{s.cell.left} {s.cell.op} {s.cell.right}: want {s.want or 'an error'}, "
+        f"got {s.revealed} {list(s.errors)[:1]}"
+        for s in wrong[:40]
+    )
+
+
+def test_counts(seen: list[Seen]) -> None:
+    counts = Counter(
+        "excluded" if _excluded(s) else ("error" if s.want is None else "dtype") for s in seen
+    )
+    assert len(seen) == 46480
+    assert counts == {"dtype": 18236, "error": 27918, "excluded": 326}
+    reflected = sum(reflected_equality(s.cell) for s in seen)
+    assert reflected == 280
+    # The excluded cells are typed bool by the scalar's __eq__, not an Array.
+    assert {s.revealed for s in seen if _excluded(s)} == {"bool"}
+
+
+def test_public_api_is_completely_typed(tmp_path: Path) -> None:
+    """``basedpyright --verifytypes``, the package installed with its stub package."""
+    bin_dir = install(tmp_path / "env", stubs=stubgen.stubs_dir() / stubgen.PACKAGE)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run(
+        [*basedpyright(), "--verifytypes", "typing_pkg", "--ignoreexternal", "--outputjson"],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        env=env,
+    )
+    report = json.loads(done.stdout)["typeCompleteness"]
+    assert report["packageRootDirectory"].endswith("typing_pkg")
+    score = report["completenessScore"]
+    incomplete = [
+        s["name"]
+        for s in report["symbols"]
+        if (s["isExported"] and not s["isTypeKnown"]) or s["isTypeAmbiguous"]
+    ]
+    print(f"verifytypes: completeness {score:.1%}; incomplete: {incomplete}")
+    assert not [n for n in incomplete if n.startswith(("typing_pkg.typing.", "typing_pkg.dtypes."))]
+    assert score >= 0.99
