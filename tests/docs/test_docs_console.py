@@ -28,7 +28,7 @@ NOT_RUN = (
     "bash .ci/run",
     ".venv/bin/python benchmarks/",  # measurements: docs/performance.rst
     ".venv/bin/python tools/conformance_report.py",  # its counts: the conformance-report directive
-    ".venv/bin/python examples/check.py",  # tests/docs/test_examples.py
+    ".venv/bin/python examples/check.py",  # tests/docs/test_plugin_examples.py
     ".venv/bin/mypy",
 )
 _CLI = (
