@@ -60,18 +60,22 @@ The stubs are a stub-only package, ``typing_pkg-stubs`` (PEP 561, marked
 ``partial``: the modules it lacks, such as ``typing_pkg.rules``, come from the
 runtime package), built into the same wheel as ``typing_pkg`` from
 ``stubs/``.  Installing the package puts it in ``site-packages``, where
-pyright, basedpyright, Pylance, pyrefly, ty and mypy look first.
+pyright, basedpyright, Pylance, pyrefly and ty look first.
 
-mypy reads it too, deliberately: without the plugin mypy is then precise
-for the default rules as well.  With the plugin the results are the same
-with or without the stubs (the plugin's signature hook widens each operator
-overload to every operand and its method hook computes the result from the
-configured rule set), and ``benchmarks/bench_stubs.py`` measures what the
-overloads cost mypy with the plugin (they must cost at most 15 %).  A
-stubs-only-for-pyright layout was the alternative, but mypy reads every
-location pyright reads (``-stubs`` packages, inline ``.pyi`` files), so it
-would have had to be a separate distribution that users of other checkers
-install by hand.
+mypy looks there too, and the overloads would cost it: measured with
+``benchmarks/bench_stubs.py`` on 10,000 operations, mypy with the plugin
+took 2.9× as long with the stubs visible (the plugin widens every overload
+item) and mypy without the plugin 4.5×.  So ``Array``'s operators in
+``typing.pyi`` sit under ``if MYPY: … else: …``: mypy treats ``MYPY`` as
+true and reads the first branch, the run-time module's plain signatures
+(which the plugin refines, exactly as without the stubs); pyright cannot
+evaluate ``MYPY`` and takes the last declaration, the overloads.  With the
+plugin, mypy then costs the same with or without the stubs (1.01× at
+10,000 operations, the parse of the files at 1,000).  The price: mypy
+*without* the plugin is not precise through the stubs (it gives the plain
+``Array[Any]`` results); the plugin is mypy's precise path.  A plugin that
+told mypy it is loaded (an ``always_true`` name) would let the stubs offer
+the overloads to plugin-less mypy too.
 """
 
 from __future__ import annotations
@@ -522,8 +526,19 @@ def _stub_source(path: Path, edit: Callable[[ast.ClassDef], None], extra: str) -
     return text + "\n\n" + extra
 
 
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+
+
 def _typing_stub(enc: Encoding, names: _Names) -> str:
-    operators = _operators(enc, names)
+    """Return ``typing.pyi``: ``typing.py``'s declarations, the operators for mypy and pyright.
+
+    mypy reads the branch under ``MYPY`` (its name for "mypy is checking"),
+    the run-time module's plain signatures, which the plugin refines; pyright
+    cannot evaluate ``MYPY`` and takes the last declaration, the overloads.
+    """
+    plain: list[ast.stmt] = []
+    overloads = _operators(enc, names)  # first: it makes type variables the helpers define
 
     def edit(cls: ast.ClassDef) -> None:
         if cls.name != "Array":
@@ -531,8 +546,9 @@ def _typing_stub(enc: Encoding, names: _Names) -> str:
         kept: list[ast.stmt] = []
         for node in cls.body:
             if isinstance(node, ast.FunctionDef) and node.name in _OPERATOR_DUNDERS:
-                if not any(_is_name(s, _PLACEHOLDER) for s in _exprs(kept)):
+                if not plain:
                     kept.append(_placeholder())
+                plain.append(node)
                 continue
             kept.append(node)
         cls.body = kept
@@ -541,12 +557,14 @@ def _typing_stub(enc: Encoding, names: _Names) -> str:
         "from typing import Any, ClassVar, Literal, Never, Protocol, Self, TypeVar, overload, "
         "type_check_only\n"
         f"from typing_pkg.dtypes import DType, _Abstract, {', '.join(sorted(_markers(enc)))}\n"
+        "MYPY: bool\n"
     )
     stub = _stub_source(_SOURCE / "typing.py", edit, _helpers(enc, names))
-    stub = stub.replace(
-        f"    {_PLACEHOLDER}\n", operators.replace("    @overload\n", "    @overload\n")
+    plain_source = "\n".join(ast.unparse(node) for node in plain) + "\n"
+    operators = (
+        "    if MYPY:\n" + _indent(plain_source, "        ") + "    else:\n" + _indent(overloads)
     )
-    return imports + stub
+    return imports + stub.replace(f"    {_PLACEHOLDER}\n", operators)
 
 
 def _exprs(nodes: Iterable[ast.stmt]) -> Iterable[ast.expr]:
