@@ -36,9 +36,10 @@ EDGES = {
 @pytest.fixture(autouse=True)
 def _forget_custom_rules() -> Iterator[None]:
     yield
-    for name in ("strict-floats", "mine", "my_rules:RULES"):
+    mine = ("strict-floats", "mine", "my_rules:RULES")
+    for name in mine:
         unregister(name)
-    assert names() == ("jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "tensorflow")
+    assert not set(mine) & set(names())
 
 
 def test_a_custom_lattice_drives_promotion_and_operators() -> None:
