@@ -21,7 +21,7 @@ RULE_SETS = ["jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "ten
 
 
 def test_every_builtin_rule_set_has_a_truth_file() -> None:
-    assert list(names()) == RULE_SETS
+    assert list(names())[: len(RULE_SETS)] == RULE_SETS  # built-ins first
     assert all((TRUTH / f"{name}.csv").is_file() for name in RULE_SETS)
 
 
