@@ -86,6 +86,7 @@ from mypy.nodes import TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     MethodSigContext,
     Plugin,
@@ -193,6 +194,11 @@ class TypingPkgPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._function_hooks.get(fullname)
+
+    def get_function_signature_hook(
+        self, fullname: str
+    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        return hooks.abs_signature_callback if fullname == names.BUILTIN_ABS else None
 
 
 def plugin(version: str) -> type[Plugin]:

@@ -33,8 +33,6 @@ from __future__ import annotations
 import configparser
 import hashlib
 import sys
-import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, NoReturn
 
@@ -51,19 +49,25 @@ class ConfigError(Exception):
     """The configuration names no usable rule set; the message is one line for the user."""
 
 
-@dataclass(frozen=True)
 class PluginConfig:
     """The plugin's settings, as read from mypy's configuration file."""
 
-    promotion: str = DEFAULT
-    section: str = INI_SECTION
-    """Where the setting was (or would be) read: ``[typing_pkg]`` or ``[tool.typing_pkg]``."""
+    # A plain class: a dataclass would compile code at every mypy start.
+    __slots__ = ("promotion", "section")
+
+    def __init__(self, promotion: str = DEFAULT, section: str = INI_SECTION) -> None:
+        self.promotion = promotion
+        """The configured rule set (a name or a ``module:ATTRIBUTE`` reference)."""
+        self.section = section
+        """Where it was (or would be) read: ``[typing_pkg]`` or ``[tool.typing_pkg]``."""
 
     @classmethod
     def from_file(cls, config_file: str | None) -> PluginConfig:
         """Read the settings from mypy's configuration file (defaults when there is none)."""
         if not config_file:
             return cls()
+        import tomllib  # only TOML files need it; mypy imports it for them too
+
         path = Path(config_file)
         try:
             if path.suffix == ".toml":
@@ -74,6 +78,8 @@ class PluginConfig:
 
     @classmethod
     def _from_toml(cls, path: Path) -> PluginConfig:
+        import tomllib
+
         with path.open("rb") as file:
             data = tomllib.load(file)
         table = data.get("tool", {}).get(INI_SECTION, {})

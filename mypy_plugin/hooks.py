@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, Expression, TempNode, TypeInfo
+from mypy.nodes import ARG_POS, Expression, NameExpr, TempNode, TypeInfo, Var
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     MethodSigContext,
 )
@@ -44,6 +45,7 @@ from mypy_plugin.errors import (
 )
 from mypy_plugin.types import (
     Lookup,
+    Operand,
     array_info,
     array_type,
     classify,
@@ -59,6 +61,7 @@ __all__ = [
     "Answers",
     "Env",
     "abs_callback",
+    "abs_signature_callback",
     "array_signature_callback",
     "astype_callback",
     "binary_callback",
@@ -161,6 +164,23 @@ class Env:
         self._arrays: dict[tuple[TypeInfo, str | None], Instance] = {}
         self.widened: dict[tuple[TypeInfo, TypeInfo, bool], Type] = {}
         """Extra operand types of array operators, per array class and ``builtins.int``."""
+        # Per type object (kept alive here, so that an id is never reused): the
+        # same declared or inferred type object comes back at every use of a
+        # variable, and our results are shared objects.
+        self._operands: dict[int, tuple[ProperType, Operand | None]] = {}
+        self.accepted: dict[int, tuple[Type, frozenset[str]]] = {}
+        """The classes an operator's own parameter names, per unbound signature object."""
+
+    def classify(self, typ: ProperType) -> Operand | None:
+        """Return ``classify(typ)``, memoised per type object."""
+        found = self._operands.get(id(typ))
+        if found is not None and found[0] is typ:
+            return found[1]
+        operand = classify(typ)
+        if len(self._operands) >= _MEMO_LIMIT:
+            self._operands.clear()  # transient types (literals) would pile up
+        self._operands[id(typ)] = (typ, operand)
+        return operand
 
     def array(self, array: TypeInfo, name: str | None) -> Instance:
         """Return ``Array[name]`` (``Array[Any]`` for ``None``); types are shared, never mutated."""
@@ -169,6 +189,9 @@ class Env:
         if found is None:
             found = self._arrays[key] = array_type(array, self.lookup, name)
         return found
+
+
+_MEMO_LIMIT: Final = 1 << 16
 
 
 def _union(results: list[Type]) -> Type:
@@ -192,7 +215,7 @@ def _pair(
     right: ProperType,
 ) -> Type:
     """Return the type of ``left OP right``, reporting an undefined one."""
-    lhs, rhs = classify(left), classify(right)
+    lhs, rhs = env.classify(left), env.classify(right)
     if lhs is None or rhs is None:
         return ctx.default_return_type  # not ours: mypy checks it
     array = lhs.array or rhs.array
@@ -276,10 +299,11 @@ def _unary(
     if operand is None or operand.array is None:
         return None
     if operand.name is None:
-        return default
+        # abs() changes a complex dtype: only another unknown is safe.
+        return env.array(operand.array, None) if op == "abs" else default
     answer = env.answers.get(op, operand.name)
     if answer is None:
-        return default
+        return env.array(operand.array, None) if op == "abs" else default
     if isinstance(answer, Undefined):
         error_undefined_unary(api, context.context, env.rules, SYMBOL[op], item, answer.reason)
         return env.array(operand.array, None)
@@ -303,6 +327,30 @@ def abs_callback(env: Env, ctx: FunctionContext) -> Type:
             return ctx.default_return_type  # not only arrays of ours
         results.append(found)
     return _union(results)
+
+
+def abs_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
+    """Spare mypy the generic ``SupportsAbs`` inference for ``abs(name)`` of an array variable.
+
+    Resolving ``__abs__``'s self-typed overloads against a precise dtype costs
+    more than all the rest of a typical expression, and ``abs_callback`` types
+    ``abs()`` of an array from the rules anyway: for a variable declared (or
+    inferred) as an array, the signature becomes ``(Array[Any]) -> Array[Any]``.
+    """
+    signature = ctx.default_signature
+    if len(ctx.args) != 1 or len(ctx.args[0]) != 1:
+        return signature
+    expr = ctx.args[0][0]
+    if not isinstance(expr, NameExpr) or not isinstance(expr.node, Var):
+        return signature
+    declared = get_proper_type(expr.node.type)
+    if not isinstance(declared, Instance):
+        return signature
+    array = array_info(declared.type)
+    if array is None:
+        return signature
+    anything = Instance(array, [AnyType(TypeOfAny.special_form)])
+    return signature.copy_modified(arg_types=[anything], ret_type=anything, variables=[])
 
 
 def astype_callback(env: Env, ctx: MethodContext) -> Type:
@@ -444,7 +492,7 @@ def _widening(env: Env, api: CheckerPluginInterface, array: TypeInfo, reflected:
 
 
 def _accepts(
-    signature: CallableType, args: list[list[Expression]], api: CheckerPluginInterface
+    env: Env, signature: CallableType, args: list[list[Expression]], api: CheckerPluginInterface
 ) -> bool:
     """Whether the operator's own parameter already accepts the (known) argument.
 
@@ -457,19 +505,39 @@ def _accepts(
     argument = _expression_type(api, args[0][0])
     if argument is None:
         return False
-    accepted = {t.type.fullname for t in items(signature.arg_types[0]) if isinstance(t, Instance)}
+    proper = get_proper_type(argument)
+    if isinstance(proper, Instance) and proper.type.fullname == names.ARRAY:
+        return True  # the common case: every forward operator takes an Array[Any]
+    accepted = _accepted(env, signature)
     for item in items(argument):
-        if isinstance(item, LiteralType):
-            item = item.fallback
-        if not isinstance(item, Instance):
+        operand = env.classify(item)
+        if operand is None:
             return False
-        fullname = item.type.fullname
-        if fullname in accepted:
-            continue
-        if names.ARRAY in accepted and array_info(item.type) is not None:
-            continue
-        return False
+        if operand.array is not None:
+            if names.ARRAY not in accepted:
+                return False
+        elif operand.is_array or operand.name not in _SCALAR_CLASSES:
+            return False  # NumPy
+        elif _SCALAR_CLASSES[operand.name] not in accepted:
+            return False
     return True
+
+
+_SCALAR_CLASSES: Final = {kind: fullname for fullname, kind in names.BUILTIN_SCALARS.items()}
+
+
+def _accepted(env: Env, signature: CallableType) -> frozenset[str]:
+    """Return the classes the operator's parameter names (memoised per method definition)."""
+    original = getattr(signature.definition, "type", None)
+    found = env.accepted.get(id(original))
+    if found is not None and found[0] is original:
+        return found[1]
+    accepted = frozenset(
+        t.type.fullname for t in items(signature.arg_types[0]) if isinstance(t, Instance)
+    )
+    if original is not None:
+        env.accepted[id(original)] = (original, accepted)
+    return accepted
 
 
 def array_signature_callback(env: Env, reflected: bool, ctx: MethodSigContext) -> FunctionLike:
@@ -484,7 +552,7 @@ def array_signature_callback(env: Env, reflected: bool, ctx: MethodSigContext) -
     receiver = ctx.type
     if not isinstance(receiver, Instance) or len(signature.arg_types) != 1:
         return signature
-    if _accepts(signature, ctx.args, ctx.api):
+    if _accepts(env, signature, ctx.args, ctx.api):
         return signature  # the common case: arrays, and the scalars the operator takes
     array = array_info(receiver.type)
     if array is None:

@@ -26,7 +26,7 @@ literal, a Python scalar type or a NumPy scalar type or dtype.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Final, NamedTuple
+from typing import Final
 
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import SymbolTableNode, TypeInfo
@@ -63,18 +63,26 @@ Lookup = Callable[[str], SymbolTableNode | None]
 """Look a fully qualified name up in the build (``Plugin.lookup_fully_qualified``)."""
 
 
-class Operand(NamedTuple):
-    """One operand (a union item) as the rule sets see it."""
+class Operand:
+    """One operand (a union item) as the rule sets see it (immutable)."""
 
-    type: ProperType
-    """The mypy type, as error messages show it."""
-    name: str | None
-    """The marker or Python scalar kind (``"float32"``, ``"floating"``, ``"py_int"``); ``None``
-    for an array of unknown dtype."""
-    array: TypeInfo | None
-    """The ``Array`` class when the operand is one of our arrays (results are built from it)."""
-    is_array: bool
-    """Whether the operand is an array (ours or NumPy's) rather than a scalar."""
+    # A plain class: a NamedTuple or a dataclass would compile code when the
+    # plugin is imported, a cost paid by every mypy run.
+    __slots__ = ("array", "is_array", "name", "type")
+
+    def __init__(
+        self, type: ProperType, name: str | None, array: TypeInfo | None, is_array: bool
+    ) -> None:
+        self.type = type
+        """The mypy type, as error messages show it."""
+        self.name = name
+        """The marker or Python scalar kind (``"float32"``, ``"floating"``, ``"py_int"``);
+        ``None`` for an array of unknown dtype."""
+        self.array = array
+        """The ``Array`` class when the operand is one of our arrays (results are built from
+        it)."""
+        self.is_array = is_array
+        """Whether the operand is an array (ours or NumPy's) rather than a scalar."""
 
 
 def items(typ: Type) -> list[ProperType]:
