@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from plugin_harness import parse, run_mypy, write_config
 
@@ -145,6 +145,9 @@ def config(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
+    # Shrinking a batch takes minutes (one mypy run per attempt); a failure
+    # already names its lines.
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.large_base_example, HealthCheck.function_scoped_fixture],
 )  # fmt: skip
