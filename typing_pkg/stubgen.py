@@ -36,22 +36,29 @@ operand.
   method.  An undefined pair has no item, so nothing matches and the checker
   reports the operator as unsupported (then tries the reflected method, which
   takes Python scalars only).
-* Python scalars (``x + 1``, and ``1 + x`` through ``__radd__``) are grouped
-  by ``self``: ``(self: Array[bool_ | weak_int], other: int) -> Array[weak_int]``,
-  with a type variable bounded by the union where each keeps its own dtype.
-  They come in the order ``bool``, ``int``, ``float``, ``complex``, since a
-  checker accepts a ``bool`` where an ``int`` is expected and an ``int`` where
-  a ``float`` is; where a narrower scalar is undefined and a wider one is
-  not (``Array[bool_] - True`` is an error, ``Array[bool_] - 1`` is not), the
-  wider group takes a protocol the narrower type does not satisfy
-  (``_IntNotBool``, ``_FloatNotInt``, ``_ComplexNotFloat``).
+* Python scalars (``x + 1``, and ``1 + x`` through ``__radd__``) and unary
+  operators depend on ``self``'s dtype alone: each marker has a method
+  ``__tp_s<n>__(self) -> <result>`` per such rule it defines, and
+  ``Array.__add__`` one overload per Python scalar kind,
+  ``(self: Array[_S1[_R]], other: int) -> Array[_R]``.  The kinds come in the
+  order ``bool``, ``int``, ``float``, ``complex``, since a checker accepts a
+  ``bool`` where an ``int`` is expected and an ``int`` where a ``float`` is;
+  where a narrower scalar is undefined and a wider one is not
+  (``Array[bool_] - True`` is an error, ``Array[bool_] - 1`` is not), the
+  wider rule is a separate overload taking a protocol the narrower Python
+  type does not satisfy (``_IntNotBool``, ``_FloatNotInt``,
+  ``_ComplexNotFloat``).
 * Unknown dtypes (``Array[Any]``, ``Array[floating]``, ``Array[T]``) give
-  ``Array[Any]`` and never an error.  Categories are told from concrete
-  markers by ``abstract``, declared ``Literal[True]`` on the categories and
-  ``Literal[False]`` on concrete markers (as it is at run time).
-* Unary operators are grouped by ``self`` like scalars.
+  ``Array[Any]`` and never an error: a category's rule methods answer
+  ``Any``, a concrete marker's first item takes a left operand whose
+  ``abstract`` is ``Literal[True]`` (categories; concrete markers declare
+  ``Literal[False]``, as at run time), and a last overload takes a ``self``
+  of unknown dtype.
 
-``Encoding.overloads`` counts them: 1 to 15 per operator (``+`` 10).
+``Encoding.overloads`` counts them: 1 to 9 per operator (``+``: 6).  These
+stubs are for checkers without plugins; mypy does not read the overloads
+(see below), so they may use what only pyright-like checkers support (a
+protocol as ``Array``'s type argument).
 
 Packaging
 =========
@@ -172,6 +179,20 @@ class Family:
         return max((len(g) for g in self.rules.values()), default=0)
 
 
+@dataclass(frozen=True)
+class SelfRule:
+    """Results that depend on ``self``'s dtype alone: a Python scalar kind, or a unary operator.
+
+    Each marker it defines a result for gets a method ``__tp_s<index>__``
+    returning that result; ``param`` is the type the scalar operand is
+    declared as (empty for a unary operator).
+    """
+
+    param: str
+    results: tuple[tuple[str, str], ...]
+    """(array dtype, result) pairs, in table order."""
+
+
 @dataclass
 class Encoding:
     """Everything the stubs say about one rule set, grouped as the overloads need it."""
@@ -179,17 +200,19 @@ class Encoding:
     rules: RuleSet
     families: list[Family]
     family_of: dict[str, Family]
-    scalar_groups: dict[tuple[str, bool], list[Group]]
-    """(op, reflected) → groups of array operands, Python scalar kinds in checking order."""
-    unary_groups: dict[str, list[Group]]
+    scalar_rules: dict[tuple[str, bool], list[SelfRule]]
+    """(op, reflected) → the rules for Python scalars, in the order a checker tries them."""
+    unary_rules: dict[str, SelfRule]
+    self_rules: dict[SelfRule, int] = field(default_factory=dict)
+    """Every distinct self rule and its index (rules shared by operators are one)."""
 
     def overloads(self, op: str, reflected: bool = False) -> int:
         """Return the number of overloads ``Array`` declares for ``op`` (or its reflection)."""
         if op in UNARY:
-            return 1 + len(self.unary_groups[op])
-        groups = self.scalar_groups[(op, reflected)]
-        # reflected: the unknown-dtype overload; forward: the rule, then that one
-        return (1 if reflected else 1 + bool(groups)) + len(groups)
+            return 2
+        scalars = self.scalar_rules[(op, reflected)]
+        # forward: the array rule first; both: the unknown-dtype overload after the scalars
+        return (0 if reflected else 1) + len(scalars) + bool(scalars or reflected)
 
 
 def _outcome(rules: RuleSet, op: str, left: str, right: str | None = None) -> str | None:
@@ -202,16 +225,6 @@ def _by_result(pairs: Iterable[tuple[str, str]], param: str = "") -> list[Group]
     for operand, result in pairs:
         by_result.setdefault(result, []).append(operand)
     return [Group(r, tuple(ops), param) for r, ops in by_result.items()]
-
-
-def _group(pairs: Iterable[tuple[str, str]], param: str = "") -> list[Group]:
-    """Group operands by result; operands that alone give their own dtype share a ``keep`` group."""
-    groups = _by_result(pairs, param)
-    alone = [g for g in groups if g.operands == (g.result,)]
-    if len(alone) < 2:
-        return groups
-    kept = Group(None, tuple(g.operands[0] for g in alone), param)
-    return [kept, *(g for g in groups if g not in alone)]
 
 
 def _families(rules: RuleSet, types: Sequence[str]) -> list[Family]:
@@ -233,21 +246,22 @@ def _families(rules: RuleSet, types: Sequence[str]) -> list[Family]:
     return families
 
 
-def _scalar_groups(rules: RuleSet, op: str, reflected: bool) -> list[Group]:
+def _scalar_rules(rules: RuleSet, op: str, reflected: bool) -> list[SelfRule]:
     def out(a: str, scalar: str) -> str | None:
         return _outcome(rules, op, scalar, a) if reflected else _outcome(rules, op, a, scalar)
 
-    groups: list[Group] = []
+    found: list[SelfRule] = []
     for k, (kind, plain, narrow) in enumerate(_SCALARS):
         for restricted in (False, True):
-            pairs = [
+            results = tuple(
                 (a, r)
                 for a in rules.array_types
                 if (r := out(a, kind)) is not None
                 and restricted == any(out(a, s) is None for s, _, _ in _SCALARS[:k])
-            ]
-            groups += _group(pairs, narrow if restricted else plain)
-    return groups
+            )
+            if results:
+                found.append(SelfRule(narrow if restricted else plain, results))
+    return found
 
 
 def encode(rules: str | RuleSet = DEFAULT) -> Encoding:
@@ -255,18 +269,21 @@ def encode(rules: str | RuleSet = DEFAULT) -> Encoding:
     ruleset = get_rules(rules)
     types = ruleset.array_types
     families = _families(ruleset, types)
-    scalar_groups = {
-        (op, reflected): _scalar_groups(ruleset, op, reflected)
+    scalar_rules = {
+        (op, reflected): _scalar_rules(ruleset, op, reflected)
         for op in (*BINARY, *INPLACE)
         for reflected in (False, True)
         if not (reflected and (op in _COMPARISONS or op in INPLACE))
     }
-    unary_groups = {
-        op: _group((a, r) for a in types if (r := _outcome(ruleset, op, a)) is not None)
+    unary_rules = {
+        op: SelfRule("", tuple((a, r) for a in types if (r := _outcome(ruleset, op, a))))
         for op in UNARY
     }
     family_of = {op: f for f in families for op in f.ops}
-    return Encoding(ruleset, families, family_of, scalar_groups, unary_groups)
+    enc = Encoding(ruleset, families, family_of, scalar_rules, unary_rules)
+    for rule in [*(r for rs in scalar_rules.values() for r in rs), *unary_rules.values()]:
+        enc.self_rules.setdefault(rule, len(enc.self_rules))
+    return enc
 
 
 # ------------------------------------------------------------------ rendering
@@ -316,75 +333,65 @@ def _defs(name: str, sigs: Sequence[_Sig], ignore: str = "", indent: str = "    
     )
 
 
-def _scalar_sigs(names: _Names, groups: list[Group]) -> list[_Sig]:
-    sigs = []
-    for g in groups:
-        if g.result is None:
-            var = names.keep_var(g.operands)
-            sigs.append((f"self: Array[{var}], other: {g.param}", f"Array[{var}]"))
-        else:
-            sigs.append(
-                (f"self: Array[{_union(g.operands)}], other: {g.param}", f"Array[{g.result}]")
-            )
-    return sigs
+def _self_rule(enc: Encoding, rule: SelfRule) -> str:
+    return f"__tp_s{enc.self_rules[rule]}__"
 
 
-def _accepted_scalars(groups: list[Group]) -> list[str]:
-    kinds = {g.param for g in groups}
+def _self_protocol(enc: Encoding, rule: SelfRule) -> str:
+    return f"_S{enc.self_rules[rule]}"
+
+
+def _accepted_scalars(rules: list[SelfRule]) -> list[str]:
+    kinds = {r.param for r in rules}
     return [plain for _, plain, narrow in _SCALARS if plain in kinds or narrow in kinds]
 
 
-def _binary_sigs(enc: Encoding, names: _Names, op: str) -> list[_Sig]:
-    """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars.
-
-    The right operand's marker decides, through its rule method, for every
-    left operand including one of unknown dtype; Python scalars are grouped
-    by ``self``, after an overload that gives an unknown ``self`` (``Any``
-    included) an unknown result.
-    """
-    family = enc.family_of[op]
-    groups = enc.scalar_groups[(op, False)]
-    unknown = "Array[bool_]" if op in _COMPARISONS else "Array[Any]"
-    sigs = [(f"self: Array[_L], other: _HasDType[{_protocol(family)}[_L, _R]]", "Array[_R]")]
-    scalars = _accepted_scalars(groups)
+def _scalar_sigs(enc: Encoding, rules: list[SelfRule]) -> list[_Sig]:
+    """Return the overloads for Python scalars: ``self``'s marker gives the result."""
+    sigs = [
+        (f"self: Array[{_self_protocol(enc, r)}[_R]], other: {r.param}", "Array[_R]") for r in rules
+    ]
+    scalars = _accepted_scalars(rules)
     if scalars:
-        sigs.append((f"self: Array[_UD], other: {_union(scalars)}", unknown))
-    return sigs + _scalar_sigs(names, groups)
-
-
-def _reflected_sigs(enc: Encoding, names: _Names, op: str) -> list[_Sig]:
-    """Return the overloads of ``Array.__rop__``: Python scalars on the left only."""
-    groups = enc.scalar_groups[(op, True)]
-    scalars = _accepted_scalars(groups)
-    unknown = (f"self: Array[_UD], other: {_union(scalars) if scalars else 'Never'}", "Array[Any]")
-    return [unknown, *_scalar_sigs(names, groups)]
-
-
-def _unary_sigs(enc: Encoding, names: _Names, op: str) -> list[_Sig]:
-    sigs = [("self: Array[_UD]", "Array[Any]" if op == "abs" else "Array[_UD]")]
-    for g in enc.unary_groups[op]:
-        if g.result is None:
-            var = names.keep_var(g.operands)
-            sigs.append((f"self: Array[{var}]", f"Array[{var}]"))
-        else:
-            sigs.append((f"self: Array[{_union(g.operands)}]", f"Array[{g.result}]"))
+        # A category, a type variable, Any: an unknown result.
+        sigs.append((f"self: Array[_UD], other: {_union(scalars)}", "Array[Any]"))
     return sigs
 
 
-def _operators(enc: Encoding, names: _Names) -> str:
+def _binary_sigs(enc: Encoding, op: str) -> list[_Sig]:
+    """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars."""
+    family = enc.family_of[op]
+    rule = (f"self: Array[_L], other: _HasDType[{_protocol(family)}[_L, _R]]", "Array[_R]")
+    return [rule, *_scalar_sigs(enc, enc.scalar_rules[(op, False)])]
+
+
+def _reflected_sigs(enc: Encoding, op: str) -> list[_Sig]:
+    """Return the overloads of ``Array.__rop__``: Python scalars on the left only."""
+    return _scalar_sigs(enc, enc.scalar_rules[(op, True)]) or [("self, other: Never", "Array[Any]")]
+
+
+def _unary_sigs(enc: Encoding, op: str) -> list[_Sig]:
+    rule = enc.unary_rules[op]
+    return [
+        (f"self: Array[{_self_protocol(enc, rule)}[_R]]", "Array[_R]"),
+        ("self: Array[_UD]", "Array[Any]" if op == "abs" else "Array[_UD]"),
+    ]
+
+
+def _operators(enc: Encoding) -> str:
     """Return the source of every operator method of ``Array``."""
     parts: list[str] = []
     for op in (*BINARY, *INPLACE):
         ignore = "override" if op in ("eq", "ne") else ""
-        parts.append(_defs(f"__{op}__", _binary_sigs(enc, names, op), ignore))
+        parts.append(_defs(f"__{op}__", _binary_sigs(enc, op), ignore))
         if op in _REFLECTED:
-            parts.append(_defs(f"__r{op}__", _reflected_sigs(enc, names, op)))
+            parts.append(_defs(f"__r{op}__", _reflected_sigs(enc, op)))
     for op in UNARY:
-        parts.append(_defs(f"__{op}__", _unary_sigs(enc, names, op)))
+        parts.append(_defs(f"__{op}__", _unary_sigs(enc, op)))
     return "".join(parts)
 
 
-def _helpers(enc: Encoding, names: _Names) -> str:
+def _helpers(enc: Encoding) -> str:
     """Return the type variables and protocols the operators refer to."""
     lines = [
         '_L = TypeVar("_L", bound=DType)',
@@ -393,7 +400,7 @@ def _helpers(enc: Encoding, names: _Names) -> str:
         '_R_co = TypeVar("_R_co", covariant=True)',
         '_M_co = TypeVar("_M_co", covariant=True)',
         '_UD = TypeVar("_UD", bound=_Abstract)',
-        names.variables(),
+        "",
         "@type_check_only",
         "class _HasDType(Protocol[_M_co]):",
         "    @property",
@@ -423,6 +430,13 @@ def _helpers(enc: Encoding, names: _Names) -> str:
             f"class {_protocol(family)}(Protocol[_T_contra, _R_co]):",
             f"    def {_rule(family)}(self, left: _T_contra, /) -> _R_co: ...",
         ]
+    for rule in enc.self_rules:
+        lines += [
+            "",
+            "@type_check_only",
+            f"class {_self_protocol(enc, rule)}(Protocol[_R_co]):",
+            f"    def {_self_rule(enc, rule)}(self, /) -> _R_co: ...",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -447,6 +461,10 @@ def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
             sigs += [(f"self, left: {_union(g.operands)}", str(g.result))
                      for g in family.rules.get(marker, [])]  # fmt: skip
         out.append(_defs(_rule(family), sigs, "misc" if BY_NAME[marker].abstract else "override"))
+    for rule in enc.self_rules:
+        result = dict(rule.results).get(marker)
+        if result is not None:
+            out.append(f"    def {_self_rule(enc, rule)}(self, /) -> {result}: ...\n")
     return "".join(out)
 
 
@@ -530,7 +548,7 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
 
 
-def _typing_stub(enc: Encoding, names: _Names) -> str:
+def _typing_stub(enc: Encoding) -> str:
     """Return ``typing.pyi``: ``typing.py``'s declarations, the operators for mypy and pyright.
 
     mypy reads the branch under ``MYPY`` (its name for "mypy is checking"),
@@ -538,7 +556,7 @@ def _typing_stub(enc: Encoding, names: _Names) -> str:
     cannot evaluate ``MYPY`` and takes the last declaration, the overloads.
     """
     plain: list[ast.stmt] = []
-    overloads = _operators(enc, names)  # first: it makes type variables the helpers define
+    overloads = _operators(enc)
 
     def edit(cls: ast.ClassDef) -> None:
         if cls.name != "Array":
@@ -559,7 +577,7 @@ def _typing_stub(enc: Encoding, names: _Names) -> str:
         f"from typing_pkg.dtypes import DType, _Abstract, {', '.join(sorted(_markers(enc)))}\n"
         "MYPY: bool\n"
     )
-    stub = _stub_source(_SOURCE / "typing.py", edit, _helpers(enc, names))
+    stub = _stub_source(_SOURCE / "typing.py", edit, _helpers(enc))
     plain_source = "\n".join(ast.unparse(node) for node in plain) + "\n"
     operators = (
         "    if MYPY:\n" + _indent(plain_source, "        ") + "    else:\n" + _indent(overloads)
@@ -629,7 +647,7 @@ def generate(rules: str | RuleSet = DEFAULT) -> dict[str, str]:
     names = _Names()
     header = _header(enc.rules)
     dtypes = _dtypes_stub(enc, names)
-    typing = _typing_stub(enc, names)
+    typing = _typing_stub(enc)
     return {
         f"{PACKAGE}/py.typed": "partial\n",
         f"{PACKAGE}/dtypes.pyi": header + dtypes,
