@@ -31,7 +31,7 @@ operand.
 
   A category (``floating``, ``DType``) answers ``Any`` for any left operand.
 * ``Array.__add__`` has *one* overload for arrays,
-  ``(self: Array[_L], other: _HasDType[_Can_add[_L, _R]]) -> Array[_R]``: the
+  ``(self: Array[_L], other: Array[_Can_add[_L, _R]]) -> Array[_R]``: the
   checker solves ``_L`` from ``self`` and ``_R`` from the right operand's rule
   method.  An undefined pair has no item, so nothing matches and the checker
   reports the operator as unsupported (then tries the reflected method, which
@@ -361,7 +361,7 @@ def _scalar_sigs(enc: Encoding, rules: list[SelfRule]) -> list[_Sig]:
 def _binary_sigs(enc: Encoding, op: str) -> list[_Sig]:
     """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars."""
     family = enc.family_of[op]
-    rule = (f"self: Array[_L], other: _HasDType[{_protocol(family)}[_L, _R]]", "Array[_R]")
+    rule = (f"self: Array[_L], other: Array[{_protocol(family)}[_L, _R]]", "Array[_R]")
     return [rule, *_scalar_sigs(enc, enc.scalar_rules[(op, False)])]
 
 
@@ -398,13 +398,7 @@ def _helpers(enc: Encoding) -> str:
         '_R = TypeVar("_R", bound=DType)',
         '_T_contra = TypeVar("_T_contra", contravariant=True)',
         '_R_co = TypeVar("_R_co", covariant=True)',
-        '_M_co = TypeVar("_M_co", covariant=True)',
         '_UD = TypeVar("_UD", bound=_Abstract)',
-        "",
-        "@type_check_only",
-        "class _HasDType(Protocol[_M_co]):",
-        "    @property",
-        "    def dtype(self) -> type[_M_co]: ...",
         "",
         "@type_check_only",
         "class _IntNotBool(Protocol):",
