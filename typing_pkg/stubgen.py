@@ -232,7 +232,7 @@ def _families(rules: RuleSet, types: Sequence[str]) -> list[Family]:
     for op in (*BINARY, *INPLACE):
         table = tuple(_outcome(rules, op, a, b) for a in types for b in types)
         tables.setdefault(table, []).append(op)
-    families = []
+    families: list[Family] = []
     for table, ops in tables.items():
         cell = dict(zip(((a, b) for a in types for b in types), table, strict=True))
         defined = {m: [(a, r) for a in types if (r := cell[(a, m)]) is not None] for m in types}
@@ -442,7 +442,7 @@ def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
     that ``Any`` matches it), then the rule's results for the left operands
     it defines, and nothing for any other: the overload does not match.
     """
-    out = []
+    out: list[str] = []
     for family in enc.families:
         if BY_NAME[marker].abstract:
             sigs: list[_Sig] = [("self, left: object", "Any")]
@@ -579,10 +579,6 @@ def _typing_stub(enc: Encoding) -> str:
     return imports + stub.replace(f"    {_PLACEHOLDER}\n", operators)
 
 
-def _exprs(nodes: Iterable[ast.stmt]) -> Iterable[ast.expr]:
-    return (n.value for n in nodes if isinstance(n, ast.Expr))
-
-
 def _markers(enc: Encoding) -> set[str]:
     return set(enc.rules.array_types)
 
@@ -660,7 +656,7 @@ class StaleStub:
 def write(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Path]:
     """Write the stub package under ``root`` (default ``stubs/``); return the files written."""
     root = stubs_dir() if root is None else root
-    written = []
+    written: list[Path] = []
     files = generate(rules)
     package = root / PACKAGE
     if package.is_dir():
@@ -680,7 +676,7 @@ def check(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Stal
     """Return the files under ``root`` that are missing, stale or not generated."""
     root = stubs_dir() if root is None else root
     files = generate(rules)
-    stale = []
+    stale: list[StaleStub] = []
     for rel, text in files.items():
         path = root / rel
         old = path.read_text(encoding="utf-8") if path.is_file() else ""
@@ -703,7 +699,7 @@ def check(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Stal
 def summary(rules: str | RuleSet = DEFAULT) -> str:
     """Return one line per operator: how many overloads the stubs declare for it."""
     enc = encode(rules)
-    lines = []
+    lines: list[str] = []
     for op in (*BINARY, *INPLACE, *UNARY):
         text = f"{op}: {enc.overloads(op)}"
         if op in _REFLECTED:
