@@ -95,8 +95,8 @@ def test_numpy_ndarray_is_a_subclass_and_joins_the_fast_path() -> None:
 
 
 def test_jax_arrays_and_tracers_are_arrays() -> None:
-    jax = pytest.importorskip("jax")
-    jnp = pytest.importorskip("jax.numpy")
+    import jax
+    import jax.numpy as jnp
 
     def f(x: object) -> bool:
         return isinstance(x, Array)
@@ -126,8 +126,9 @@ def test_jax_arrays_and_tracers_are_arrays() -> None:
 
 
 def test_jax_weak_types_match_their_dtype_and_their_weak_marker() -> None:
-    jax = pytest.importorskip("jax")
-    jnp = pytest.importorskip("jax.numpy")
+    import jax
+    import jax.numpy as jnp
+
     seen: list[set[str]] = []
 
     def record(x: Any) -> Any:
@@ -148,10 +149,10 @@ def test_jax_weak_types_match_their_dtype_and_their_weak_marker() -> None:
 
 
 def test_jax_decides_its_tracers_itself() -> None:
-    jax = pytest.importorskip("jax")
-    jnp = pytest.importorskip("jax.numpy")
-    if not hasattr(jax, "new_ref"):
-        pytest.skip("this JAX has no mutable refs")
+    import jax
+    import jax.numpy as jnp
+
+    assert hasattr(jax, "new_ref"), "the pinned JAX has mutable refs"
     seen: list[bool] = []
 
     def f(x: Any) -> Any:
@@ -164,7 +165,8 @@ def test_jax_decides_its_tracers_itself() -> None:
 
 
 def test_jax_key_arrays_are_arrays_of_unknown_dtype() -> None:
-    jax = pytest.importorskip("jax")
+    import jax
+
     key = jax.random.key(0)
     assert isinstance(key, Array) and matching(key) == {"DType"}
 
@@ -185,14 +187,16 @@ def test_jax_key_arrays_are_arrays_of_unknown_dtype() -> None:
 )  # fmt: skip
 @pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
 def test_torch_tensors_match_their_marker(name: str, marker: type[DType]) -> None:
-    torch = pytest.importorskip("torch")
+    import torch
+
     x = torch.zeros(2, dtype=getattr(torch, name))
     assert isinstance(x, Array)
     assert matching(x) == expected(marker)
 
 
 def test_torch_tensor_subclasses_are_arrays() -> None:
-    torch = pytest.importorskip("torch")
+    import torch
+
     assert issubclass(torch.Tensor, Array)
     assert isinstance(torch.nn.Parameter(torch.zeros(2)), Array[tp.float32])
     assert not isinstance(torch.float32, Array)
@@ -202,7 +206,8 @@ def test_torch_tensor_subclasses_are_arrays() -> None:
 
 
 def test_array_api_strict_arrays() -> None:
-    xp = pytest.importorskip("array_api_strict")
+    import array_api_strict as xp
+
     x = xp.asarray([1.0, 2.0], dtype=xp.float32)
     assert isinstance(x, Array) and matching(x) == expected(tp.float32)
     assert matching(xp.asarray([True])) == expected(tp.bool_)
@@ -282,8 +287,9 @@ def test_numpy_checks_import_no_other_library() -> None:
 
 
 def test_libraries_imported_after_the_first_checks_are_recognised() -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("jax")
+    import jax  # noqa: F401  (both libraries must be importable here)
+    import torch  # noqa: F401
+
     out = _run(
         """
         from typing_pkg import Array, float32, int32
