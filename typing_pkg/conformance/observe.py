@@ -50,6 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from typing_pkg.dtypes import CONCRETE, WEAK
+
 from .truthfile import Cell, format_truth, read_truth_file
 
 __all__ = [
@@ -98,18 +100,9 @@ INPLACE_OPS: tuple[str, ...] = (
 UNARY_OPS: tuple[str, ...] = ("neg", "pos", "invert", "abs")
 
 #: Our dtype names, in the order operands are listed in truth files.
-DTYPE_NAMES: tuple[str, ...] = (
-    "bool_",
-    "int1", "int2", "int4", "int8", "int16", "int32", "int64",
-    "uint1", "uint2", "uint4", "uint8", "uint16", "uint32", "uint64",
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
-    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
-    "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    "bfloat16", "float16", "float32", "float64",
-    "complex32", "bcomplex32", "complex64", "complex128",
-)  # fmt: skip
+DTYPE_NAMES: tuple[str, ...] = tuple(m.name for m in CONCRETE)
 #: JAX's weakly typed arrays of the canonical int, float and complex dtype.
-WEAK_NAMES: tuple[str, ...] = ("weak_int", "weak_float", "weak_complex")
+WEAK_NAMES: tuple[str, ...] = tuple(m.name for m in WEAK)
 #: The Python scalar operands.
 PY_SCALARS: dict[str, bool | int | float | complex] = {
     "py_bool": True,
