@@ -212,7 +212,7 @@ class Encoding:
             return 2
         scalars = self.scalar_rules[(op, reflected)]
         # forward: the array rule first; both: the unknown-dtype overload after the scalars
-        return (0 if reflected else 1) + len(scalars) + bool(scalars or reflected)
+        return (0 if reflected else 1) + len(scalars) + 1
 
 
 def _outcome(rules: RuleSet, op: str, left: str, right: str | None = None) -> str | None:
@@ -341,33 +341,43 @@ def _self_protocol(enc: Encoding, rule: SelfRule) -> str:
     return f"_S{enc.self_rules[rule]}"
 
 
-def _accepted_scalars(rules: list[SelfRule]) -> list[str]:
-    kinds = {r.param for r in rules}
-    return [plain for _, plain, narrow in _SCALARS if plain in kinds or narrow in kinds]
+_ANY_SCALAR: Final = _union(plain for _, plain, _ in _SCALARS)
 
 
-def _scalar_sigs(enc: Encoding, rules: list[SelfRule]) -> list[_Sig]:
-    """Return the overloads for Python scalars: ``self``'s marker gives the result."""
+def _unknown_result(op: str) -> str:
+    """Return the result for an operand of unknown dtype: a comparison still gives ``bool_``."""
+    return "bool_" if op in _COMPARISONS else "Any"
+
+
+def _scalar_sigs(enc: Encoding, op: str, reflected: bool) -> list[_Sig]:
+    """Return the overloads for Python scalars: ``self``'s marker gives the result.
+
+    The last takes every scalar kind for a ``self`` of unknown dtype (a
+    category, a type variable, ``Any``): as with the plugin, an unknown
+    dtype is never an error.
+    """
+    rules = enc.scalar_rules[(op, reflected)]
+    # A comparison gives bool_ wherever it is defined: the rule only accepts or refuses.
+    result = "bool_" if op in _COMPARISONS else "_R"
     sigs = [
-        (f"self: Array[{_self_protocol(enc, r)}[_R]], other: {r.param}", "Array[_R]") for r in rules
+        (f"self: Array[{_self_protocol(enc, r)}[{result}]], other: {r.param}", f"Array[{result}]")
+        for r in rules
     ]
-    scalars = _accepted_scalars(rules)
-    if scalars:
-        # A category, a type variable, Any: an unknown result.
-        sigs.append((f"self: Array[_UD], other: {_union(scalars)}", "Array[Any]"))
+    sigs.append((f"self: Array[_UD], other: {_ANY_SCALAR}", f"Array[{_unknown_result(op)}]"))
     return sigs
 
 
 def _binary_sigs(enc: Encoding, op: str) -> list[_Sig]:
     """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars."""
     family = enc.family_of[op]
-    rule = (f"self: Array[_L], other: Array[{_protocol(family)}[_L, _R]]", "Array[_R]")
-    return [rule, *_scalar_sigs(enc, enc.scalar_rules[(op, False)])]
+    result = "bool_" if op in _COMPARISONS else "_R"
+    rule = (f"self: Array[_L], other: Array[{_protocol(family)}[_L, {result}]]", f"Array[{result}]")
+    return [rule, *_scalar_sigs(enc, op, reflected=False)]
 
 
 def _reflected_sigs(enc: Encoding, op: str) -> list[_Sig]:
     """Return the overloads of ``Array.__rop__``: Python scalars on the left only."""
-    return _scalar_sigs(enc, enc.scalar_rules[(op, True)]) or [("self, other: Never", "Array[Any]")]
+    return _scalar_sigs(enc, op, reflected=True)
 
 
 def _unary_sigs(enc: Encoding, op: str) -> list[_Sig]:
@@ -444,10 +454,11 @@ def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
     """
     out: list[str] = []
     for family in enc.families:
+        unknown = _unknown_result(family.ops[0])
         if BY_NAME[marker].abstract:
-            sigs: list[_Sig] = [("self, left: object", "Any")]
+            sigs: list[_Sig] = [("self, left: object", unknown)]
         else:
-            sigs = [("self, left: _Abstract", "Any")]
+            sigs = [("self, left: _Abstract", unknown)]
             kept = family.kept.get(marker) if family.kept is not None else None
             if kept:
                 var = names.keep_var(kept)

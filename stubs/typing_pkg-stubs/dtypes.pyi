@@ -76,7 +76,7 @@ class DType(metaclass=DTypeMeta):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class generic(DType):
     """Any dtype marker (NumPy's ``generic``)."""
@@ -88,7 +88,7 @@ class generic(DType):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class number(generic):
     """Any numeric dtype."""
@@ -100,7 +100,7 @@ class number(generic):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class integer(number):
     """Any integer dtype, signed, unsigned or weak."""
@@ -112,7 +112,7 @@ class integer(number):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class signedinteger(integer):
     """Any signed integer dtype."""
@@ -124,7 +124,7 @@ class signedinteger(integer):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class unsignedinteger(integer):
     """Any unsigned integer dtype."""
@@ -136,7 +136,7 @@ class unsignedinteger(integer):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class inexact(number):
     """Any floating-point or complex dtype."""
@@ -148,7 +148,7 @@ class inexact(number):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class floating(inexact):
     """Any real floating-point dtype."""
@@ -160,7 +160,7 @@ class floating(inexact):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class complexfloating(inexact):
     """Any complex dtype."""
@@ -172,7 +172,7 @@ class complexfloating(inexact):
     def __tp_pow__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_and__(self, left: object, /) -> Any: ...  # type: ignore[misc]
     def __tp_lshift__(self, left: object, /) -> Any: ...  # type: ignore[misc]
-    def __tp_lt__(self, left: object, /) -> Any: ...  # type: ignore[misc]
+    def __tp_lt__(self, left: object, /) -> bool_: ...  # type: ignore[misc]
 
 class bool_(generic):
     """Booleans."""
@@ -220,7 +220,7 @@ class bool_(generic):
     @overload
     def __tp_lshift__(self, left: bool_, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> bool_: ...
@@ -298,7 +298,7 @@ class int1(signedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> int1: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | int1 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int1: ...
@@ -369,7 +369,7 @@ class int2(signedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> int2: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | int2 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int2: ...
@@ -437,7 +437,7 @@ class int4(signedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> int4: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | int4 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int4: ...
@@ -559,7 +559,7 @@ class int8(signedinteger):
     @overload
     def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int8: ...
@@ -679,7 +679,7 @@ class int16(signedinteger):
     @overload
     def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int16: ...
@@ -787,7 +787,7 @@ class int32(signedinteger):
     @overload
     def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int32: ...
@@ -881,7 +881,7 @@ class int64(signedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int64: ...
@@ -961,7 +961,7 @@ class uint1(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint1 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint1: ...
@@ -1032,7 +1032,7 @@ class uint2(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint2 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint2: ...
@@ -1101,7 +1101,7 @@ class uint4(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint4 | weak_int, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint4: ...
@@ -1190,7 +1190,7 @@ class uint8(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: int8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint8: ...
@@ -1288,7 +1288,7 @@ class uint16(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint16: ...
@@ -1386,7 +1386,7 @@ class uint32(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint32: ...
@@ -1480,7 +1480,7 @@ class uint64(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint64: ...
@@ -1550,7 +1550,7 @@ class float4_e2m1fn(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float4_e2m1fn: ...
@@ -1612,7 +1612,7 @@ class float6_e2m3fn(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float6_e2m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float6_e2m3fn: ...
@@ -1674,7 +1674,7 @@ class float6_e3m2fn(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float6_e3m2fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float6_e3m2fn: ...
@@ -1736,7 +1736,7 @@ class float8_e3m4(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e3m4 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e3m4: ...
@@ -1798,7 +1798,7 @@ class float8_e4m3(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3: ...
@@ -1860,7 +1860,7 @@ class float8_e4m3b11fnuz(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3b11fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3b11fnuz: ...
@@ -1922,7 +1922,7 @@ class float8_e4m3fn(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3fn: ...
@@ -1984,7 +1984,7 @@ class float8_e4m3fnuz(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3fnuz: ...
@@ -2046,7 +2046,7 @@ class float8_e5m2(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e5m2 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e5m2: ...
@@ -2108,7 +2108,7 @@ class float8_e5m2fnuz(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e5m2fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e5m2fnuz: ...
@@ -2170,7 +2170,7 @@ class float8_e8m0fnu(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e8m0fnu | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e8m0fnu: ...
@@ -2250,7 +2250,7 @@ class bfloat16(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> bfloat16: ...
@@ -2334,7 +2334,7 @@ class float16(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float16: ...
@@ -2408,7 +2408,7 @@ class float32(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float32: ...
@@ -2482,7 +2482,7 @@ class float64(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float64: ...
@@ -2522,7 +2522,7 @@ class complex32(complexfloating):
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
 
 class bcomplex32(complexfloating):
     """Complex numbers of two bfloat16 (ml_dtypes)."""
@@ -2534,7 +2534,7 @@ class bcomplex32(complexfloating):
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
 
 class complex64(complexfloating):
     """Complex numbers of two float32."""
@@ -2575,7 +2575,7 @@ class complex64(complexfloating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> complex64: ...
@@ -2633,7 +2633,7 @@ class complex128(complexfloating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> complex128: ...
@@ -2710,7 +2710,7 @@ class weak_int(integer):
     @overload
     def __tp_lshift__(self, left: bool_, /) -> weak_int: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_int: ...
@@ -2780,7 +2780,7 @@ class weak_float(floating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_float: ...
@@ -2857,7 +2857,7 @@ class weak_complex(complexfloating):
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
+    def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_complex: ...
