@@ -72,17 +72,25 @@ pyright, basedpyright, Pylance, pyrefly and ty look first.
 mypy looks there too, and the overloads would cost it: measured with
 ``benchmarks/bench_stubs.py`` on 10,000 operations, mypy with the plugin
 took 2.9× as long with the stubs visible (the plugin widens every overload
-item) and mypy without the plugin 4.5×.  So ``Array``'s operators in
-``typing.pyi`` sit under ``if MYPY: … else: …``: mypy treats ``MYPY`` as
-true and reads the first branch, the run-time module's plain signatures
-(which the plugin refines, exactly as without the stubs); pyright cannot
-evaluate ``MYPY`` and takes the last declaration, the overloads.  With the
-plugin, mypy then costs the same with or without the stubs (1.01× at
-10,000 operations, the parse of the files at 1,000).  The price: mypy
-*without* the plugin is not precise through the stubs (it gives the plain
-``Array[Any]`` results); the plugin is mypy's precise path.  A plugin that
-told mypy it is loaded (an ``always_true`` name) would let the stubs offer
-the overloads to plugin-less mypy too.
+item) and mypy without the plugin 4.5×.  So ``Array``'s operators come
+twice in ``typing.pyi``: first the run-time module's plain signatures under
+``if MYPY:``, then the overloads, unconditionally.  mypy treats ``MYPY`` as
+true and keeps the first declaration of a name (the second is a
+redefinition, an error it does not report in an installed package), so it
+reads the plain signatures, which the plugin refines exactly as without the
+stubs; pyright takes the last declaration and pyrefly follows the class
+body's flow, so both read the overloads alone.  With the plugin, mypy then
+costs the same with or without the stubs (1.01× at 10,000 operations, the
+parse of the files at 1,000).
+
+The price: mypy *without* the plugin is not precise through the stubs (it
+gives the plain ``Array[Any]`` results); the plugin is mypy's precise path.
+Offering it the overloads would not be enough either: mypy solves the
+protocol for arrays (``Array[float32] + Array[int8]``) but not the
+self-type protocols of the scalar overloads (``Array[int8] + 2`` is an
+error) nor the ``_Abstract`` test (``Array[bool_] - Array[bool_]`` is
+``Array[Any]``, not an error); precision without the plugin would need an
+encoding of its own for mypy.
 """
 
 from __future__ import annotations
@@ -556,9 +564,11 @@ def _indent(text: str, prefix: str = "    ") -> str:
 def _typing_stub(enc: Encoding) -> str:
     """Return ``typing.pyi``: ``typing.py``'s declarations, the operators for mypy and pyright.
 
-    mypy reads the branch under ``MYPY`` (its name for "mypy is checking"),
-    the run-time module's plain signatures, which the plugin refines; pyright
-    cannot evaluate ``MYPY`` and takes the last declaration, the overloads.
+    The plain signatures come first, under ``if MYPY:`` (mypy's name for
+    "mypy is checking"), the overloads after them, unconditionally: mypy
+    keeps the first declaration of a name, the run-time module's plain
+    signatures, which the plugin refines; pyright takes the last declaration
+    and pyrefly follows the class body's flow, so both read the overloads.
     """
     plain: list[ast.stmt] = []
     overloads = _operators(enc)
@@ -584,9 +594,7 @@ def _typing_stub(enc: Encoding) -> str:
     )
     stub = _stub_source(_SOURCE / "typing.py", edit, _helpers(enc))
     plain_source = "\n".join(ast.unparse(node) for node in plain) + "\n"
-    operators = (
-        "    if MYPY:\n" + _indent(plain_source, "        ") + "    else:\n" + _indent(overloads)
-    )
+    operators = "    if MYPY:\n" + _indent(plain_source, "        ") + overloads
     return imports + stub.replace(f"    {_PLACEHOLDER}\n", operators)
 
 

@@ -11,7 +11,13 @@ Excluded, and counted: ``1 == x`` and ``1 != x`` (``int.__eq__`` types them
 ``bool`` in every checker), and ``x == 1.0`` where the promotion is
 undefined: Python then falls back to ``float.__eq__(object)``, also ``bool``.
 
-A second test runs ``basedpyright --verifytypes typing_pkg`` on the package
+pyrefly runs over the same program, the package and its stubs installed in
+a virtual environment as ``pip install`` puts them: it agrees in every cell
+but the same excluded ones and two named ones (``abs()`` of a 2- or 4-bit
+integer array: pyrefly 1.4.1 types ``abs(x)`` through ``SupportsAbs`` without
+rejecting the dtype).
+
+A last test runs ``basedpyright --verifytypes typing_pkg`` on the package
 installed with its stubs: the public API must be completely typed.
 """
 
@@ -21,6 +27,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +139,58 @@ def test_counts(seen: list[Seen]) -> None:
     assert reflected == 280
     # The excluded cells are typed bool by the scalar's __eq__, not an Array.
     assert {s.revealed for s in seen if _excluded(s)} == {"bool"}
+
+
+PYREFLY_EXCEPTIONS = {("abs", "int2"), ("abs", "int4")}
+"""Cells pyrefly gets wrong and basedpyright right: ``abs()`` of an undefined dtype."""
+
+
+@pytest.fixture(scope="module")
+def pyrefly_seen(tmp_path_factory: pytest.TempPathFactory) -> list[Seen]:
+    cells = read_truth(ROOT / "truth" / "jax.csv")
+    program = conformance_program(cells)
+    base = tmp_path_factory.mktemp("pyrefly")
+    bin_dir = install(base / "env", stubs=stubgen.stubs_dir() / stubgen.PACKAGE)
+    work = base / "work"
+    work.mkdir()
+    # pyrefly wants reveal_type imported; on the first line, so no line moves.
+    source = program.source.replace("from ", "from typing import reveal_type; from ", 1)
+    (work / "prog.py").write_text(source)
+    pyrefly = Path(sys.executable).with_name("pyrefly")
+    done = subprocess.run(
+        [str(pyrefly), "check", "--preset", "default", "--output-format", "json",
+         "--python-interpreter-path", str(bin_dir / "python"), "prog.py"],
+        capture_output=True, text=True, cwd=work, timeout=600,
+    )  # fmt: skip
+    assert done.stdout.strip().startswith("{"), done.stderr
+    errors: dict[int, list[str]] = {}
+    revealed: dict[int, str] = {}
+    for diag in json.loads(done.stdout)["errors"]:
+        if diag["name"] == "reveal-type":
+            revealed[diag["line"]] = diag["description"].removeprefix("revealed type: ")
+        elif diag["severity"] == "error":
+            errors.setdefault(diag["line"], []).append(diag["description"])
+    found = []
+    for line, cell in program.lines.items():
+        shown = line + 1 if cell.right and cell.op.startswith("i") else line
+        found.append(
+            Seen(cell, expected(RULES, cell), revealed.get(shown), tuple(errors.get(line, ())))
+        )
+    return found
+
+
+def test_pyrefly_agrees_with_jax(pyrefly_seen: list[Seen]) -> None:
+    assert len(pyrefly_seen) == 46480
+    wrong = [s for s in pyrefly_seen if not _excluded(s) and not s.ok]
+    assert {(s.cell.op, s.cell.left) for s in wrong} == PYREFLY_EXCEPTIONS, [
+        (s.cell.left, s.cell.op, s.cell.right, s.want, s.revealed, s.errors[:1]) for s in wrong[:20]
+    ]
+    assert all(s.want is None and s.revealed == "Array" for s in wrong)  # Array[Any], no error
+    agreed = sum(s.ok for s in pyrefly_seen if not _excluded(s))
+    print(f"pyrefly: {agreed} of {agreed + len(wrong)} cells agree")
+    assert agreed == 46154 - len(PYREFLY_EXCEPTIONS)
+    # The excluded cells: bool, through the Python scalar's __eq__, as in basedpyright.
+    assert {s.revealed for s in pyrefly_seen if _excluded(s)} == {"bool"}
 
 
 def test_public_api_is_completely_typed(tmp_path: Path) -> None:
