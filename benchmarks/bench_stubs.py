@@ -114,11 +114,11 @@ def make_floor_env(where: Path) -> Path:
     python = make_env(where, with_stubs=True)
     stub = next(where.glob(f"lib/python3*/site-packages/{PACKAGE}/typing.pyi"))
     lines = stub.read_text(encoding="utf-8").splitlines()
-    start = lines.index("    else:")
+    start = lines.index("    if MYPY:")  # the plain signatures, then the overloads
     kept, seen = lines[:start], set()
     i = start
     while i < len(lines):
-        if lines[i] == "        @overload" and i + 1 < len(lines):
+        if lines[i] == "    @overload" and i + 1 < len(lines):
             name = lines[i + 1].split("(")[0]
             if name not in seen:
                 kept.append(lines[i + 1])

@@ -9,6 +9,8 @@ the checker must report an error.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -22,13 +24,16 @@ from typing_pkg.rules import RuleSet, Undefined
 
 __all__ = [
     "ROOT",
+    "Diagnostics",
     "Program",
     "basedpyright",
     "conformance_program",
     "expected",
     "install",
     "operand",
+    "read_pyright",
     "reflected_equality",
+    "start_pyright",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,6 +114,51 @@ def basedpyright() -> list[str]:
     """Return the command that runs basedpyright (installed beside this Python)."""
     exe = Path(sys.executable).with_name("basedpyright")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
+
+
+def start_pyright(directory: Path, source: str) -> subprocess.Popen[str]:
+    """Start basedpyright (JSON output) on ``source`` saved as ``directory/prog.py``."""
+    directory.mkdir(exist_ok=True)
+    (directory / "prog.py").write_text(source)
+    config = {
+        "include": ["prog.py"],
+        "pythonVersion": "3.11",
+        "typeCheckingMode": "standard",
+        "extraPaths": [str(ROOT / "stubs"), str(ROOT)],
+    }
+    (directory / "pyrightconfig.json").write_text(json.dumps(config))
+    return subprocess.Popen(
+        [*basedpyright(), "--outputjson", "-p", str(directory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+_REVEAL = re.compile(r'^Type of ".*" is "(.*)"$')
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What a checker said, by line (1-based): revealed types and error messages."""
+
+    revealed: dict[int, str]
+    errors: dict[int, list[str]]
+
+
+def read_pyright(process: subprocess.Popen[str]) -> Diagnostics:
+    """Wait for a run of ``start_pyright`` and return what it revealed and reported."""
+    out, err = process.communicate(timeout=600)
+    assert out.strip().startswith("{"), err
+    found = Diagnostics({}, {})
+    for diag in json.loads(out)["generalDiagnostics"]:
+        line = diag["range"]["start"]["line"] + 1
+        message = diag["message"].splitlines()[0]
+        if diag["severity"] == "error":
+            found.errors.setdefault(line, []).append(message)
+        elif match := _REVEAL.match(message):
+            found.revealed[line] = match[1]
+    return found
 
 
 def install(where: Path, *, stubs: Path | None) -> Path:

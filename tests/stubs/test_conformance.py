@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from collections import Counter
@@ -39,7 +38,9 @@ from stubprogram import (
     conformance_program,
     expected,
     install,
+    read_pyright,
     reflected_equality,
+    start_pyright,
 )
 
 from typing_pkg import stubgen
@@ -47,7 +48,6 @@ from typing_pkg.conformance.truthfile import Cell, read_truth
 from typing_pkg.rules import get_rules
 
 RULES = get_rules("jax")
-_REVEAL = re.compile(r'^Type of ".*" is "(.*)"$')
 
 
 @dataclass(frozen=True)
@@ -66,51 +66,23 @@ class Seen:
         return not self.errors and self.revealed == f"Array[{self.want}]"
 
 
-def _run_shard(directory: Path, cells: list[Cell]) -> tuple[subprocess.Popen[str], dict[int, Cell]]:
-    program = conformance_program(cells)
-    directory.mkdir()
-    (directory / "prog.py").write_text(program.source)
-    config = {
-        "include": ["prog.py"],
-        "pythonVersion": "3.11",
-        "typeCheckingMode": "standard",
-        "extraPaths": [str(stubgen.stubs_dir()), str(ROOT)],
-    }
-    (directory / "pyrightconfig.json").write_text(json.dumps(config))
-    process = subprocess.Popen(
-        [*basedpyright(), "--outputjson", "-p", str(directory)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    return process, program.lines
-
-
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> list[Seen]:
     cells = read_truth(ROOT / "truth" / "jax.csv")
     ops = list(dict.fromkeys(c.op for c in cells))
     shards = [[c for c in cells if ops.index(c.op) % 2 == k] for k in range(2)]
     base = tmp_path_factory.mktemp("conformance")
-    runs = [_run_shard(base / f"shard{k}", shard) for k, shard in enumerate(shards)]
+    programs = [conformance_program(shard) for shard in shards]
+    runs = [start_pyright(base / f"shard{k}", p.source) for k, p in enumerate(programs)]
     found: list[Seen] = []
-    for process, lines in runs:
-        out, err = process.communicate(timeout=600)
-        assert out.strip().startswith("{"), err
-        errors: dict[int, list[str]] = {}
-        revealed: dict[int, str] = {}
-        for diag in json.loads(out)["generalDiagnostics"]:
-            line = diag["range"]["start"]["line"] + 1
-            message = diag["message"].splitlines()[0]
-            if diag["severity"] == "error":
-                errors.setdefault(line, []).append(message)
-            elif match := _REVEAL.match(message):
-                revealed[line] = match[1]
-        for line, cell in lines.items():
+    for process, program in zip(runs, programs, strict=True):
+        said = read_pyright(process)
+        for line, cell in program.lines.items():
             shown = line + 1 if cell.right and cell.op.startswith("i") else line
             found.append(
-                Seen(cell, expected(RULES, cell), revealed.get(shown), tuple(errors.get(line, ())))
-            )
+                Seen(cell, expected(RULES, cell), said.revealed.get(shown),
+                     tuple(said.errors.get(line, ())))
+            )  # fmt: skip
     return found
 
 

@@ -17,16 +17,13 @@ function must get ``Array[Any]`` there, see the stubs' documentation).
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from stubprogram import ROOT, basedpyright
+from stubprogram import read_pyright, start_pyright
 
-from typing_pkg import stubgen
 from typing_pkg.ops import BINARY, COMPARISON, INPLACE, SYMBOL, UNARY
 
 UNKNOWN = {
@@ -38,7 +35,6 @@ UNKNOWN = {
 CATEGORIES = {"c_floating": "Array[floating]", "c_integer": "Array[integer]"}
 OTHERS = {"o_bool": "True", "o_int": "2", "o_float": "1.5", "o_complex": "1j", "o_int8": "a8"}
 _REFLECTED = [op for op in BINARY if op not in COMPARISON]
-_PYRIGHT_REVEAL = re.compile(r'^Type of ".*" is "(.*)"$')
 _MYPY_REVEAL = re.compile(r'^.*prog\.py:(\d+): note: Revealed type is "(.*)"$')
 
 
@@ -76,27 +72,8 @@ def _program(operands: dict[str, str]) -> tuple[str, dict[int, str]]:
 
 
 def _pyright(tmp: Path, source: str) -> tuple[dict[int, str], dict[int, list[str]]]:
-    (tmp / "prog.py").write_text(source)
-    config = {
-        "include": ["prog.py"],
-        "pythonVersion": "3.11",
-        "typeCheckingMode": "standard",
-        "extraPaths": [str(stubgen.stubs_dir()), str(ROOT)],
-    }
-    (tmp / "pyrightconfig.json").write_text(json.dumps(config))
-    done = subprocess.run(
-        [*basedpyright(), "--outputjson", "-p", str(tmp)], capture_output=True, text=True
-    )
-    revealed: dict[int, str] = {}
-    errors: dict[int, list[str]] = {}
-    for diag in json.loads(done.stdout)["generalDiagnostics"]:
-        line = diag["range"]["start"]["line"] + 1
-        message = diag["message"].splitlines()[0]
-        if diag["severity"] == "error":
-            errors.setdefault(line, []).append(message)
-        elif match := _PYRIGHT_REVEAL.match(message):
-            revealed[line] = match[1]
-    return revealed, errors
+    said = read_pyright(start_pyright(tmp, source))
+    return said.revealed, said.errors
 
 
 def _mypy(tmp: Path, source: str) -> dict[int, str]:

@@ -23,6 +23,5 @@ def operands(x: Array[float32], i: Array[int8]) -> None:
     1 @ x  # E: operator reportOperatorIssue
     i & 1.5  # E: operator reportOperatorIssue
     1.5 | i  # E: operator reportOperatorIssue
-    x < 1j  # noqa: B015  # E: operator reportOperatorIssue
     x + None  # E: operator reportOperatorIssue
     x += "a"  # E: arg-type reportOperatorIssue reportUnknownVariableType

@@ -103,6 +103,7 @@ def unions(x: Array[float32], a: Array[float32] | Array[int8], n: Array[float32]
     assert_type(a + x, Array[Any])
     assert_type(1 + a, Array[Any])
     assert_type(a < 1, Array[bool_])
+    assert_type(x < 1j, Array[bool_])  # JAX and NumPy order complex numbers
     if n is not None:
         assert_type(n[0], Array[float32])
 
