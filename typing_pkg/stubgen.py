@@ -49,13 +49,21 @@ operand.
   type does not satisfy (``_IntNotBool``, ``_FloatNotInt``,
   ``_ComplexNotFloat``).
 * Unknown dtypes (``Array[Any]``, ``Array[floating]``, ``Array[T]``) give
-  ``Array[Any]`` and never an error: a category's rule methods answer
-  ``Any``, a concrete marker's first item takes a left operand whose
-  ``abstract`` is ``Literal[True]`` (categories; concrete markers declare
-  ``Literal[False]``, as at run time), and a last overload takes a ``self``
-  of unknown dtype.
+  ``Array[Any]`` (a comparison ``Array[bool_]``, as with the plugin) and
+  never an error: a category's rule methods answer ``Any``, a concrete
+  marker's first item takes a left operand whose ``abstract`` is
+  ``Literal[True]`` (categories; concrete markers declare ``Literal[False]``,
+  as at run time), and a last overload takes a ``self`` of unknown dtype with
+  any Python scalar.  Categories give ``Array[Any]`` rather than the
+  plugin's category result because pyright matches a type variable bounded
+  by ``floating`` exactly as it matches ``floating``, and a generic function
+  (``def f(x: Array[F]) -> Array[F]: return x * 2``) must not get a false
+  error.
+* A comparison gives ``bool_`` wherever it is defined, so its overloads
+  check the rule (``other: Array[_Can_lt[_L, bool_]]``) without solving a
+  type variable: less work for the checker.
 
-``Encoding.overloads`` counts them: 1 to 9 per operator (``+``: 6).  These
+``Encoding.overloads`` counts them: 2 to 9 per operator (``+``: 6).  These
 stubs are for checkers without plugins; mypy does not read the overloads
 (see below), so they may use what only pyright-like checkers support (a
 protocol as ``Array``'s type argument).

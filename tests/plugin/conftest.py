@@ -17,6 +17,10 @@ from pathlib import Path
 
 import pytest
 
+# Without pytest-mypy-plugins the .yml cases are not even collected: fail here
+# instead (the test extra installs it).
+import pytest_mypy_plugins  # noqa: F401
+
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config.option, "mypy_modify_pythonpath"):
