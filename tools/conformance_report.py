@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from typing_pkg.conformance.compare import compare
-from typing_pkg.conformance.truthfile import read_truth
+from tools.conformance.compare import compare
+from tools.conformance.truthfile import read_truth
 from typing_pkg.rules import names
 
 TRUTH = Path(__file__).resolve().parents[1] / "truth"

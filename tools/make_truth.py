@@ -9,9 +9,9 @@ Usage::
 Each rule set is observed in its own Python subprocess (JAX's configuration
 must not leak from one mode into another); ``--jobs`` of them run at once.
 ``--check`` regenerates in memory, compares with the recorded files and prints
-a short summary of the differences.  The tensorflow file is transcribed from
-the design note ``../shared/seeds/001_*.txt``; checking it fails when the
-note is missing.
+a short summary of the differences.  TensorFlow is not observed (it is not
+installed): its file is transcribed from the design note by
+``tools/transcribe_seeds.py``.
 """
 
 from __future__ import annotations
@@ -28,12 +28,9 @@ TRUTH_DIR = ROOT / "truth"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from typing_pkg.conformance.observe import (  # noqa: E402
-    RULE_SETS,
-    ObservationError,
-    observe_table_in_subprocess,
-)
-from typing_pkg.conformance.truthfile import (  # noqa: E402
+from tools.conformance.backend import ObservationError  # noqa: E402
+from tools.conformance.observe import RULE_SETS, observe_table_in_subprocess  # noqa: E402
+from tools.conformance.truthfile import (  # noqa: E402
     Cell,
     format_truth,
     read_truth_file,

@@ -44,6 +44,10 @@ __all__ = [
     "ABSTRACT",
     "BY_NAME",
     "CONCRETE",
+    "ML_DTYPES",
+    "NARROW_FLOATS",
+    "NARROW_INTS",
+    "NARROW_UINTS",
     "WEAK",
     "DType",
     "DTypeMeta",
@@ -94,9 +98,7 @@ __all__ = [
     "weak_int",
 ]
 
-# Where each concrete marker's NumPy dtype comes from: NumPy itself, or
-# ml_dtypes for the types NumPy lacks.
-_ML_DTYPES: Final = frozenset(
+ML_DTYPES: Final = frozenset(
     {
         "int1", "int2", "int4", "uint1", "uint2", "uint4",
         "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
@@ -105,6 +107,7 @@ _ML_DTYPES: Final = frozenset(
         "bfloat16", "complex32", "bcomplex32",
     }
 )  # fmt: skip
+"""The markers whose NumPy dtype comes from ml_dtypes (NumPy lacks them)."""
 _WEAK_DEFAULT: Final = {"i": "int64", "f": "float64", "c": "complex128"}
 
 
@@ -127,7 +130,7 @@ class DTypeMeta(type):
         import numpy as np
 
         name = _WEAK_DEFAULT[cls.kind] if cls.weak else cls.name
-        if name in _ML_DTYPES:
+        if name in ML_DTYPES:
             import ml_dtypes
 
             found: np.dtype[Any] = np.dtype(getattr(ml_dtypes, name))
@@ -477,3 +480,18 @@ WEAK: Final[tuple[type[DType], ...]] = (weak_int, weak_float, weak_complex)
 
 BY_NAME: Final[dict[str, type[DType]]] = {m.name: m for m in (*ABSTRACT, *CONCRETE, *WEAK)}
 """Every marker by its ``name``."""
+
+# ------------------------------------------------------------------ families
+
+NARROW_INTS: Final[tuple[str, ...]] = tuple(
+    m.name for m in CONCRETE if m.kind == "i" and (m.bits or 0) < 8
+)
+"""The signed integers narrower than a byte: ``int1``, ``int2``, ``int4``."""
+NARROW_UINTS: Final[tuple[str, ...]] = tuple(
+    m.name for m in CONCRETE if m.kind == "u" and (m.bits or 0) < 8
+)
+"""The unsigned integers narrower than a byte: ``uint1``, ``uint2``, ``uint4``."""
+NARROW_FLOATS: Final[tuple[str, ...]] = tuple(
+    m.name for m in CONCRETE if m.kind == "f" and (m.bits or 0) < 16
+)
+"""The floats narrower than 16 bits: the float4, float6 and float8 types."""

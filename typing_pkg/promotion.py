@@ -34,9 +34,11 @@ class PromotionError(TypeError):
     """The active rules define no promotion for these dtypes."""
 
 
-# rules -> a -> b -> marker, for every hashable input seen: the fast path of
-# promote_types (nested dicts cost less than hashing a tuple key).
+# rules -> a -> b -> marker: the fast path of promote_types (nested dicts cost
+# less than hashing a tuple key).  Only dtype-likes that are not arrays are
+# keys (an array passed in must not be kept alive), and the cache is bounded.
 _promoted: Final[dict[str, dict[Any, dict[Any, type[DType]]]]] = {}
+_CACHE_LIMIT: Final = 4096
 _SCALAR_VALUES: Final[dict[type, str]] = {
     bool: "bool_",
     int: "weak_int",
@@ -68,9 +70,18 @@ def promote_types(a: Any, b: Any, *, rules: str = DEFAULT) -> type[DType]:
     except (KeyError, TypeError):  # not seen yet, or unhashable
         pass
     result = BY_NAME[_promote_names(to_marker(a).name, to_marker(b).name, rules)]
-    with contextlib.suppress(TypeError):  # unhashable inputs are not cached
-        _promoted.setdefault(rules, {}).setdefault(a, {})[b] = result
+    if _cacheable(a) and _cacheable(b):
+        by_rules = _promoted.setdefault(rules, {})
+        if len(by_rules) >= _CACHE_LIMIT:
+            by_rules.clear()
+        with contextlib.suppress(TypeError):  # an unhashable dtype-like is not cached
+            by_rules.setdefault(a, {})[b] = result
     return result
+
+
+def _cacheable(x: object) -> bool:
+    """Return whether ``x`` may be a cache key: a dtype-like, not an array (which has a dtype)."""
+    return isinstance(x, (str, type)) or not hasattr(x, "dtype")
 
 
 def _operand_marker(arg: object) -> str:

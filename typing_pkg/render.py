@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS
 from typing_pkg.lattice import Lattice
 from typing_pkg.ops import OPERATORS, SYMBOL, UNARY
 from typing_pkg.rules.base import RuleSet, Undefined
@@ -361,11 +361,6 @@ def render_diff(
 
 # Where each marker sits, in units of about one node spacing, y pointing up:
 # JAX's picture for the 18 types of its table, the rest placed around them.
-_SMALL_FLOATS: Final = (
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
-    "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
-    "float8_e5m2fnuz", "float8_e8m0fnu",
-)  # fmt: skip
 _POSITIONS: Final[Mapping[str, tuple[float, float]]] = {
     "bool_": (0.0, 0.0),
     "weak_int": (1.0, 1.0),
@@ -385,7 +380,7 @@ _POSITIONS: Final[Mapping[str, tuple[float, float]]] = {
             round(6.0 + (2.3 if k % 2 == 0 else 3.1) * math.cos(math.radians(-120 + 9 * k)), 2),
             round(1.0 + (2.3 if k % 2 == 0 else 3.1) * math.sin(math.radians(-120 + 9 * k)), 2),
         )
-        for k, name in enumerate(_SMALL_FLOATS)
+        for k, name in enumerate(NARROW_FLOATS)
     },
 }  # fmt: skip
 

@@ -343,8 +343,8 @@ class ConformanceReportDirective(SphinxDirective):
     """``.. conformance-report::``: every rule set against its recorded truth file."""
 
     def run(self) -> list[nodes.Node]:
-        from typing_pkg.conformance.compare import compare
-        from typing_pkg.conformance.truthfile import read_truth
+        from tools.conformance.compare import compare
+        from tools.conformance.truthfile import read_truth
 
         header = ["rule set", "cells", "exact", "refused", "failed", "excepted", "mismatches"]
         rows = []

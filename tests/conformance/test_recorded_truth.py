@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from typing_pkg.conformance.compare import compare
-from typing_pkg.conformance.known_failures import KNOWN_FAILURES
-from typing_pkg.conformance.truthfile import Cell, read_truth
+from tools.conformance.compare import compare
+from tools.conformance.known_failures import KNOWN_FAILURES
+from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg.rules import names
 
 TRUTH = Path(__file__).resolve().parents[2] / "truth"

@@ -26,7 +26,7 @@ from typing import Final
 
 from mypy import api
 
-from typing_pkg.conformance.truthfile import Cell
+from tools.conformance.truthfile import Cell
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.ops import INPLACE_OF, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS, RuleSet, Undefined
@@ -142,7 +142,7 @@ def program(rules: str, cells: Sequence[Cell]) -> tuple[str, int]:
 
 
 def _agrees(rules: RuleSet, cell: Cell, marker: str) -> bool:
-    """Whether the library's result is ``marker`` (as ``typing_pkg.conformance.compare`` says:
+    """Whether the library's result is ``marker`` (as ``tools.conformance.compare`` says:
     a weakly typed result is the rule set's weak marker)."""
     if BY_NAME[marker].weak:
         return bool(cell.weak) and cell.result == rules.weak_dtypes.get(marker)
@@ -174,7 +174,7 @@ def judge(
     A cell the library refused for its dtypes must be a ``dtype-promotion``
     error; a cell where it failed for another reason (no kernel, a shape, a
     documented bug) is judged by what the rule set says, as
-    ``typing_pkg.conformance.compare`` does; any other cell must reveal the
+    ``tools.conformance.compare`` does; any other cell must reveal the
     library's dtype with no error at all.
     """
     verdict = Verdict()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from plugin_harness import ROOT, applicable, judge, parse, program, run_mypy, write_config
 
-from typing_pkg.conformance.truthfile import read_truth
+from tools.conformance.truthfile import read_truth
 from typing_pkg.rules import get_rules
 
 RULE_SETS = ("jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "tensorflow")

@@ -129,3 +129,32 @@ def test_result_type_takes_arrays_scalars_and_dtypes() -> None:
 
 def test_markers_pickle_by_reference() -> None:
     assert pickle.loads(pickle.dumps(tp.bfloat16)) is tp.bfloat16
+
+
+class _Held:
+    """A hashable array stand-in (as torch tensors and JAX arrays are hashable by identity)."""
+
+    dtype = np.dtype("float32")
+
+
+def test_promote_types_keeps_no_array_alive() -> None:
+    import gc
+    import weakref
+
+    import torch
+
+    tensor = torch.zeros(1000, 1000)
+    held = _Held()
+    refs: list[weakref.ref[object]] = [weakref.ref(tensor), weakref.ref(held)]
+    assert tp.promote_types(tensor, tp.int8) is tp.float32
+    assert tp.promote_types(tp.int8, held) is tp.float32
+    del tensor, held
+    gc.collect()
+    assert [ref() for ref in refs] == [None, None]
+
+
+def test_dtype_likes_are_still_cached() -> None:
+    from typing_pkg.promotion import _promoted
+
+    tp.promote_types("int8", np.dtype("uint8"), rules="numpy")
+    assert _promoted["numpy"]["int8"][np.dtype("uint8")] is tp.int16

@@ -31,8 +31,8 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice
-from typing_pkg.ops import INPLACE_OF
-from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
+from typing_pkg.ops import INPLACE_OF, SYMBOL
+from typing_pkg.rules.base import Outcome, RuleSet, Undefined
 
 __all__ = ["ArrayApiRules"]
 
@@ -56,17 +56,16 @@ EDGES: Final[Mapping[str, tuple[str, ...]]] = {
 }
 """The Array API promotion lattice with Python scalars as weak types."""
 
-# The kinds ("b"ool, "i"nt, "u"int, "f"loat, "c"omplex) each operator accepts.
+# The kinds ("b"ool, "i"nt, "u"int, "f"loat, "c"omplex) each operator accepts for its arrays.
 NUMERIC: Final = "iufc"
-ACCEPTS: Final[Mapping[str, str]] = {
+OPERAND_ACCEPTS: Final[Mapping[str, str]] = {
     "add": NUMERIC, "sub": NUMERIC, "mul": NUMERIC, "truediv": "fc", "floordiv": "iuf",
     "mod": "iuf", "pow": NUMERIC, "matmul": NUMERIC, "and": "biu", "or": "biu", "xor": "biu",
     "lshift": "iu", "rshift": "iu", "lt": "iuf", "le": "iuf", "gt": "iuf", "ge": "iuf",
     "eq": "biufc", "ne": "biufc", "neg": NUMERIC, "pos": NUMERIC, "invert": "biu", "abs": NUMERIC,
 }  # fmt: skip
 # What NumPy, which computes for array_api_strict, cannot do with the promoted dtype.
-NO_COMPLEX_LOOP: Final = frozenset({"floordiv", "mod"})
-COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+NO_COMPLEX_LOOP: Final[Mapping[str, str]] = {"floordiv": "biuf", "mod": "biuf"}
 
 
 class ArrayApiRules(RuleSet):
@@ -75,6 +74,9 @@ class ArrayApiRules(RuleSet):
     name: ClassVar[str] = "array-api"
     title: ClassVar[str] = "the Array API standard 2025.12, as array_api_strict enforces it"
     array_types: ClassVar[tuple[str, ...]] = tuple(t for t in EDGES if not BY_NAME[t].weak)
+    operand_accepts: ClassVar[Mapping[str, str]] = OPERAND_ACCEPTS
+    checks_scalar_operands: ClassVar[bool] = False
+    accepts: ClassVar[Mapping[str, str]] = NO_COMPLEX_LOOP
 
     def __init__(self) -> None:
         super().__init__()
@@ -85,31 +87,14 @@ class ArrayApiRules(RuleSet):
         """The Array API lattice."""
         return self._lattice
 
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Check each array operand's kind, join, and compute in the joined dtype."""
-        for operand in (a, b):
-            if operand not in self.scalars:
-                checked = check_kind(op, operand, ACCEPTS)
-                if isinstance(checked, Undefined):
-                    return checked
-        a, b = self.marker(a), self.marker(b)
+    def join(self, a: str, b: str) -> Outcome:
+        """Join in the lattice: within a kind, and floats with complex numbers."""
         joined = self._lattice.join(a, b)
-        if joined is None:
-            return Undefined(f"{a} and {b} cannot be promoted together")
-        if op in NO_COMPLEX_LOOP and BY_NAME[joined].kind == "c":
-            return Undefined(f"{op} has no loop for {joined}")
-        return "bool_" if op in COMPARISONS else joined
-
-    def unary(self, op: str, a: str) -> Outcome:
-        """Check the operator accepts ``a``; ``abs`` of complex is real."""
-        checked = check_kind(op, a, ACCEPTS)
-        if op == "abs" and not isinstance(checked, Undefined):
-            return REAL_OF_COMPLEX.get(checked, checked)
-        return checked
+        return Undefined(f"{a} and {b} cannot be promoted together") if joined is None else joined
 
     def inplace(self, op: str, a: str, b: str) -> Outcome:
         """Apply the binary operator; its result must keep the left operand's dtype."""
         result = self.binary(INPLACE_OF[op], a, b)
         if isinstance(result, Undefined) or result == a:
             return result
-        return Undefined(f"{op} would change {a} to {result}")
+        return Undefined(f"{SYMBOL[op]} would change {a} to {result}")

@@ -15,6 +15,32 @@ also tell apart: JAX treats a concrete Python ``int`` exponent differently
 from a weakly typed integer array.  ``@`` with a Python scalar is undefined
 under every rule set: matrix multiplication needs arrays of one dimension or
 more.
+
+The operator engine
+-------------------
+
+Every library computes an operator's dtype in the same steps, and a rule set
+is mostly the data each step reads:
+
+1. ``operand_accepts[op]``: the kinds (``"b"``, ``"i"``, ``"u"``, ``"f"``,
+   ``"c"``) each operand must have (Python scalars too, unless
+   ``checks_scalar_operands`` is false, as in the Array API);
+2. ``join_operands(a, b)``: the promotion of the two operands, by default
+   ``join`` of their markers (a lattice join or a table);
+3. ``conversions[op]``: what the operator does to the joined dtype first
+   (true division makes integers inexact; ``abs`` of a complex number is real);
+4. ``canonical``: the dtype a result really has (JAX with x64 off turns 64-bit
+   types into 32-bit ones);
+5. ``accepts[op]`` and ``refuses[op]``: the kinds, and single dtypes, the
+   operator's implementation refuses;
+6. comparisons give ``bool_``.
+
+An in-place operator by default rebinds the name to the binary result
+(``inplace``); libraries that write the result back into the left operand
+override it.  What no table expresses (NumPy's ufunc loop search, JAX's
+``**``, PyTorch's ``@``) is a method override in the rule set's module.
+Adding a rule set is one module of this shape, one truth file and one entry
+in ``typing_pkg.rules``' registry (see the contributing page of the docs).
 """
 
 from __future__ import annotations
@@ -26,9 +52,9 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK
 from typing_pkg.lattice import Promotion
-from typing_pkg.ops import BINARY, INPLACE_OF, UNARY
+from typing_pkg.ops import BINARY, COMPARISON, INPLACE_OF, SYMBOL, UNARY
 
-__all__ = ["PY_SCALARS", "REAL_OF_COMPLEX", "Outcome", "RuleSet", "Undefined", "check_kind"]
+__all__ = ["PY_SCALARS", "REAL_OF_COMPLEX", "Outcome", "RuleSet", "Undefined"]
 
 PY_SCALARS: Final[Mapping[str, str]] = {
     "py_bool": "bool_",
@@ -40,6 +66,7 @@ PY_SCALARS: Final[Mapping[str, str]] = {
 
 
 _MATMUL: Final = frozenset({"matmul", "imatmul"})
+_COMPARISONS: Final = frozenset(COMPARISON)
 
 
 @dataclass(frozen=True)
@@ -65,13 +92,6 @@ REAL_OF_COMPLEX: Final[Mapping[str, str]] = {
 """The real type of each complex type: what ``abs`` gives in every library."""
 
 
-def check_kind(op: str, t: str, accepts: Mapping[str, str]) -> Outcome:
-    """Return ``t`` if ``op`` accepts its kind (``accepts[op]``: kind letters), else why not."""
-    if BY_NAME[t].kind not in accepts[op]:
-        return Undefined(f"{op} does not accept {t}")
-    return t
-
-
 class RuleSet(ABC):
     """A named set of promotion rules; subclasses hold their library's semantics as data."""
 
@@ -86,31 +106,90 @@ class RuleSet(ABC):
     weak_dtypes: ClassVar[Mapping[str, str]] = {}
     """The dtype a weakly typed result has at run time (only JAX has weakly typed arrays)."""
 
+    # -- the engine's data (see the module docstring) --------------------------
+
+    operand_accepts: ClassVar[Mapping[str, str]] = {}
+    """Operator → the kinds every operand must have (an operator not listed takes any)."""
+    checks_scalar_operands: ClassVar[bool] = True
+    """Whether ``operand_accepts`` applies to Python scalars too, or to arrays only."""
+    conversions: ClassVar[Mapping[str, Mapping[str, str]]] = {"abs": REAL_OF_COMPLEX}
+    """Operator → what it turns the joined dtype into before computing."""
+    canonical: ClassVar[Mapping[str, str]] = {}
+    """The dtype a computed dtype really is (JAX's x64 canonicalisation)."""
+    accepts: ClassVar[Mapping[str, str]] = {}
+    """Operator → the kinds of converted dtype it computes in (not listed: every kind)."""
+    refuses: ClassVar[Mapping[str, frozenset[str]]] = {}
+    """Operator → single dtypes it refuses although their kind is accepted."""
+
     def __init__(self) -> None:
         self._cache: dict[tuple[str, str, str | None], Outcome] = {}
-
-    # -- what subclasses provide ---------------------------------------------
 
     @property
     @abstractmethod
     def promotion(self) -> Promotion:
         """The promotion of types (a ``Lattice`` or a ``PromotionTable``)."""
 
-    @abstractmethod
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Return the result of binary ``op`` on operands ``a`` and ``b`` (``py_*`` kept)."""
-
-    @abstractmethod
-    def unary(self, op: str, a: str) -> Outcome:
-        """Return the result of unary ``op`` on the array dtype ``a``."""
-
-    def inplace(self, op: str, a: str, b: str) -> Outcome:
-        """Return the result of ``a OP= b``: by default the binary result (the name is rebound)."""
-        return self.binary(INPLACE_OF[op], a, b)
+    # -- the engine's steps -------------------------------------------------------
 
     def marker(self, operand: str) -> str:
         """Return the marker an operand stands for (a Python scalar kind maps to its marker)."""
         return self.scalars.get(operand, operand)
+
+    def join(self, a: str, b: str) -> Outcome:
+        """Return the promotion of markers ``a`` and ``b``, or why there is none."""
+        joined = self.promotion.join(a, b)
+        if joined is None:
+            return Undefined(f"{a} and {b} have no implicit promotion path under {self.name!r}")
+        return joined
+
+    def join_operands(self, a: str, b: str) -> Outcome:
+        """Return the promotion of two operands (``py_*`` kinds kept): by default of their markers.
+
+        A library whose Python scalars promote unlike any dtype (PyTorch's
+        "wrapped numbers") overrides this.
+        """
+        return self.join(self.marker(a), self.marker(b))
+
+    def check_operands(self, op: str, *operands: str) -> Undefined | None:
+        """Return why ``op`` refuses one of its operands (``py_*`` kinds kept), if it does."""
+        kinds = self.operand_accepts.get(op)
+        if kinds is None:
+            return None
+        for operand in operands:
+            if operand in self.scalars and not self.checks_scalar_operands:
+                continue
+            marker = self.marker(operand)
+            if BY_NAME[marker].kind not in kinds:
+                return Undefined(f"{SYMBOL[op]} does not accept {marker}")
+        return None
+
+    def apply(self, op: str, t: str) -> Outcome:
+        """Return what ``op`` computes from the joined (or single) dtype ``t``, or why not."""
+        converted = self.conversions.get(op, {}).get(t, t)
+        converted = self.canonical.get(converted, converted)
+        kinds = self.accepts.get(op)
+        if (kinds is not None and BY_NAME[converted].kind not in kinds) or converted in (
+            self.refuses.get(op, ())
+        ):
+            return Undefined(f"{SYMBOL[op]} does not accept {converted}")
+        return "bool_" if op in _COMPARISONS else converted
+
+    def binary(self, op: str, a: str, b: str) -> Outcome:
+        """Return the result of binary ``op`` on operands ``a`` and ``b`` (``py_*`` kept)."""
+        refused = self.check_operands(op, a, b)
+        if refused is not None:
+            return refused
+        joined = self.join_operands(a, b)
+        return joined if isinstance(joined, Undefined) else self.apply(op, joined)
+
+    def unary(self, op: str, a: str) -> Outcome:
+        """Return the result of unary ``op`` on the array dtype ``a``."""
+        refused = self.check_operands(op, a)
+        return refused if refused is not None else self.apply(op, self.canonical.get(a, a))
+
+    def inplace(self, op: str, a: str, b: str) -> Outcome:
+        """Return the result of ``a OP= b``: by default the binary result (the name is rebound)."""
+        return self.binary(INPLACE_OF[op], a, b)
 
     # -- the public queries ----------------------------------------------------
 
@@ -122,7 +201,8 @@ class RuleSet(ABC):
 
     def promote(self, a: str, b: str) -> str | None:
         """Return the promotion of markers ``a`` and ``b``, or ``None`` where undefined."""
-        return self.promotion.join(self.scalars.get(a, a), self.scalars.get(b, b))
+        joined = self.join(self.marker(a), self.marker(b))
+        return None if isinstance(joined, Undefined) else joined
 
     def result(self, op: str, left: str, right: str | None = None) -> Outcome:
         """Return what ``left OP right`` (or ``OP left``) gives; operands may be ``py_*`` kinds."""
@@ -136,13 +216,12 @@ class RuleSet(ABC):
             outcome = self.unary(op, self.marker(left))
         elif op in _MATMUL and (left in PY_SCALARS or right in PY_SCALARS):
             outcome = Undefined("@ needs arrays of at least one dimension, not Python scalars")
+        elif op in INPLACE_OF:
+            outcome = self.inplace(op, left, right)
+        elif op in BINARY:
+            outcome = self.binary(op, left, right)
         else:
-            if op in INPLACE_OF:
-                outcome = self.inplace(op, left, right)
-            elif op in BINARY:
-                outcome = self.binary(op, left, right)
-            else:
-                raise ValueError(f"{op!r} is not a binary operator")
+            raise ValueError(f"{op!r} is not a binary operator")
         self._cache[key] = outcome
         return outcome
 

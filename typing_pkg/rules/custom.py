@@ -43,7 +43,7 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import Lattice, LatticeError
-from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["DEFAULT_ACCEPTS", "LatticeRules"]
 
@@ -54,7 +54,6 @@ DEFAULT_ACCEPTS: Final[Mapping[str, str]] = {
     "eq": "biufc", "ne": "biufc", "neg": "iufc", "pos": "biufc", "invert": "biu", "abs": "biufc",
 }  # fmt: skip
 """The kinds of joined dtype each operator accepts unless told otherwise."""
-_COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 
 
 class LatticeRules(RuleSet):
@@ -79,34 +78,24 @@ class LatticeRules(RuleSet):
         self.name = name  # type: ignore[misc]  # an instance's own name
         self.title = title or f"the custom lattice {name!r}"  # type: ignore[misc]
         self.array_types = tuple(t for t in self._lattice.types if not BY_NAME[t].weak)  # type: ignore[misc]
-        self._accepts = {**DEFAULT_ACCEPTS, **accepts}
-        self._true_divide = dict(true_divide or {})
+        # The engine's data (typing_pkg.rules.base), this instance's own.
+        self.accepts = {**DEFAULT_ACCEPTS, **accepts}  # type: ignore[misc]
+        self.conversions = {"truediv": dict(true_divide or {}), "abs": REAL_OF_COMPLEX}  # type: ignore[misc]
 
     @property
     def promotion(self) -> Lattice:
         """The user's lattice."""
         return self._lattice
 
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Join, then apply the operator's kind check."""
-        a, b = self.marker(a), self.marker(b)
-        if a not in self._lattice.types or b not in self._lattice.types:
-            return Undefined(f"{a} or {b} is not in the {self.name!r} lattice")
-        joined = self._lattice.join(a, b)
-        if joined is None:
-            return Undefined(f"{a} and {b} have no promotion under {self.name!r}")
-        if op == "truediv":
-            joined = self._true_divide.get(joined, joined)
-        checked = check_kind(op, joined, self._accepts)
-        if op in _COMPARISONS and not isinstance(checked, Undefined):
-            return "bool_"
-        return checked
+    def join(self, a: str, b: str) -> Outcome:
+        """Join in the user's lattice (a type outside it promotes with nothing)."""
+        outside = [t for t in (a, b) if t not in self._lattice.types]
+        if outside:
+            return Undefined(f"{outside[0]} is not in the {self.name!r} lattice")
+        return super().join(a, b)
 
     def unary(self, op: str, a: str) -> Outcome:
-        """Apply the operator's kind check; ``abs`` of a complex type is real."""
+        """Apply the operator's kind check to a type of the lattice."""
         if a not in self._lattice.types:
             return Undefined(f"{a} is not in the {self.name!r} lattice")
-        checked = check_kind(op, a, self._accepts)
-        if op == "abs" and not isinstance(checked, Undefined):
-            return REAL_OF_COMPLEX.get(checked, checked)
-        return checked
+        return super().unary(op, a)

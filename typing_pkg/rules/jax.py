@@ -36,19 +36,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS, NARROW_INTS, NARROW_UINTS
 from typing_pkg.lattice import Lattice
-from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["JaxRules", "JaxStrictRules", "JaxX32Rules"]
 
-_SMALL_INTS: Final = ("int1", "int2", "int4")
-_SMALL_UINTS: Final = ("uint1", "uint2", "uint4")
-_SMALL_FLOATS: Final = (
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
-    "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float8_e4m3b11fnuz",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
-)  # fmt: skip
+_SMALL_INTS: Final = NARROW_INTS
+_SMALL_UINTS: Final = NARROW_UINTS
+_SMALL_FLOATS: Final = NARROW_FLOATS
 _INTS: Final = (*_SMALL_INTS, "int8", "int16", "int32", "int64")
 _UINTS: Final = (*_SMALL_UINTS, "uint8", "uint16", "uint32", "uint64")
 _FLOATS: Final = (*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64")
@@ -114,20 +110,18 @@ TO_NUMERIC: Final[Mapping[str, str]] = {"bool_": "int32"}
 
 # What the operator's lax primitive accepts, by kind of the (converted) join.
 _ACCEPTS: Final[Mapping[str, str]] = {
-    "add": "biufc", "sub": "iufc", "mul": "biufc", "truediv": "iufc", "floordiv": "iuf",
-    "mod": "iuf", "pow": "iufc", "matmul": "biufc", "and": "biu", "or": "biu", "xor": "biu",
-    "lshift": "iu", "rshift": "iu",
-    "neg": "iufc", "pos": "biufc", "invert": "biu", "abs": "biufc",
+    "sub": "iufc", "truediv": "iufc", "floordiv": "iuf", "mod": "iuf", "pow": "iufc",
+    "and": "biu", "or": "biu", "xor": "biu", "lshift": "iu", "rshift": "iu",
+    "neg": "iufc", "invert": "biu",
 }  # fmt: skip
-_PREPARE: Final[Mapping[str, Mapping[str, str]]] = {
+_CONVERSIONS: Final[Mapping[str, Mapping[str, str]]] = {
     "truediv": TO_INEXACT, "floordiv": TO_NUMERIC, "mod": TO_NUMERIC, "pow": TO_NUMERIC,
     "lshift": TO_NUMERIC, "rshift": TO_NUMERIC,
+    # abs refuses the narrow signed integers, but int1 (whose only values are 0
+    # and -1) is computed in int8.
+    "abs": {**REAL_OF_COMPLEX, "int1": "int8"},
 }  # fmt: skip
-_COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
-# abs refuses the narrow signed integers, but int1 (whose only values are 0
-# and -1) is computed in int8.
-_ABS_REFUSES: Final = frozenset({"int2", "int4"})
-_ABS_WIDENS: Final = {"int1": "int8"}
+_REFUSES: Final[Mapping[str, frozenset[str]]] = {"abs": frozenset({"int2", "int4"})}
 
 
 class JaxRules(RuleSet):
@@ -137,8 +131,10 @@ class JaxRules(RuleSet):
     title: ClassVar[str] = "jax.numpy, standard promotion, jax_enable_x64=True"
     array_types: ClassVar[tuple[str, ...]] = (*_STRONG, *_WEAK)
     edges: ClassVar[Mapping[str, tuple[str, ...]]] = STANDARD_EDGES
-    canonical: ClassVar[Mapping[str, str]] = {}
     weak_dtypes: ClassVar[Mapping[str, str]] = _STRONG_OF_WEAK
+    accepts: ClassVar[Mapping[str, str]] = _ACCEPTS
+    conversions: ClassVar[Mapping[str, Mapping[str, str]]] = _CONVERSIONS
+    refuses: ClassVar[Mapping[str, frozenset[str]]] = _REFUSES
 
     def __init__(self) -> None:
         super().__init__()
@@ -152,72 +148,45 @@ class JaxRules(RuleSet):
     def _canon(self, t: str) -> str:
         return self.canonical.get(t, t)
 
-    def _join(self, a: str, b: str) -> Outcome:
+    def join(self, a: str, b: str) -> Outcome:
+        """Join in the lattice; two weak operands join through their strong counterparts."""
         a, b = self._canon(a), self._canon(b)
         if a in _STRONG_OF_WEAK and b in _STRONG_OF_WEAK:
             strong_a, strong_b = (self._canon(_STRONG_OF_WEAK[t]) for t in (a, b))
-            joined = self._lattice.join(strong_a, strong_b)
-            if joined is None:  # pragma: no cover - the strong counterparts always join
+            both = self._lattice.join(strong_a, strong_b)
+            if both is None:  # pragma: no cover - the strong counterparts always join
                 return Undefined(f"{a} and {b} have no promotion")
             strong = {self._canon(s): w for w, s in _STRONG_OF_WEAK.items()}
-            return strong.get(joined, joined)
-        joined = self._lattice.join(a, b)
-        if joined is None:
-            return Undefined(f"{a} and {b} have no implicit promotion path under {self.name!r}")
-        return self._canon(joined)
-
-    def promote(self, a: str, b: str) -> str | None:
-        """Return the lattice join (weak if all operands are weak), or ``None``."""
-        joined = self._join(self.scalars.get(a, a), self.scalars.get(b, b))
-        return None if isinstance(joined, Undefined) else joined
-
-    def _apply(self, op: str, t: str) -> Outcome:
-        t = self._canon(_PREPARE.get(op, {}).get(t, t))
-        checked = check_kind(op, t, _ACCEPTS)
-        if isinstance(checked, Undefined) or (op == "abs" and t in _ABS_REFUSES):
-            return Undefined(f"{op} does not accept {t}")
-        if op == "abs":
-            return _ABS_WIDENS.get(t, REAL_OF_COMPLEX.get(t, t))
-        return t
+            return strong.get(both, both)
+        joined = super().join(a, b)
+        return joined if isinstance(joined, Undefined) else self._canon(joined)
 
     def _strong(self, t: str) -> str:
         return self._canon(_STRONG_OF_WEAK.get(t, t))
+
+    def binary(self, op: str, a: str, b: str) -> Outcome:
+        """Join, then apply the operator; ``**`` has ``jnp.power``'s special cases first."""
+        return self._power(a, b) if op == "pow" else super().binary(op, a, b)
 
     def _power(self, a: str, b: str) -> Outcome:
         """``jnp.power``: its special cases come before the usual promotion."""
         base = self.marker(a)
         if b in ("py_int", "py_bool"):  # a concrete integer exponent: lax.integer_pow
-            return self._apply("pow", self._canon(base))
-        joined = self._join(base, self.marker(b))
+            return self.apply("pow", self._canon(base))
+        joined = self.join(base, self.marker(b))
         if isinstance(joined, Undefined):
             return joined
-        numeric = self._apply("pow", joined)
+        numeric = self.apply("pow", joined)
         if isinstance(numeric, Undefined):
             return numeric
         if BY_NAME[numeric].kind in "iu":  # integer powers are computed strongly typed
             return self._strong(numeric)
         exponent = self.marker(b)
-        if (
-            BY_NAME[base].kind in "fc" and BY_NAME[exponent].kind in "iu"
-        ):  # lax.pow(x1, x2) unpromoted
+        if BY_NAME[base].kind in "fc" and BY_NAME[exponent].kind in "iu":
+            # lax.pow(x1, x2) with the exponent unpromoted
             weak = base in _STRONG_OF_WEAK and exponent in _STRONG_OF_WEAK
             return self._canon(base) if weak else self._strong(base)
         return numeric
-
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Join, then apply the operator's conversion and dtype check."""
-        if op == "pow":
-            return self._power(a, b)
-        joined = self._join(self.marker(a), self.marker(b))
-        if isinstance(joined, Undefined):
-            return joined
-        if op in _COMPARISONS:
-            return "bool_"
-        return self._apply(op, joined)
-
-    def unary(self, op: str, a: str) -> Outcome:
-        """Apply the operator's dtype check to ``a``."""
-        return self._apply(op, self._canon(a))
 
 
 class JaxX32Rules(JaxRules):
@@ -241,7 +210,8 @@ class JaxStrictRules(JaxRules):
     title: ClassVar[str] = "jax.numpy, strict promotion, jax_enable_x64=True"
     edges: ClassVar[Mapping[str, tuple[str, ...]]] = STRICT_EDGES
 
-    def _join(self, a: str, b: str) -> Outcome:
+    def join(self, a: str, b: str) -> Outcome:
+        """Join in the strict lattice: only weak types promote."""
         if a == b:
             return a
         joined = self._lattice.join(a, b)

@@ -72,7 +72,7 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME, CONCRETE
 from typing_pkg.lattice import PromotionTable
-from typing_pkg.ops import INPLACE_OF
+from typing_pkg.ops import COMPARISON, INPLACE_OF
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["NumpyRules"]
@@ -180,9 +180,7 @@ _UFUNC: Final = {
 }  # fmt: skip
 """The ufunc behind each operator."""
 
-_COMPARISONS: Final = frozenset(
-    {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"}
-)
+_COMPARISONS: Final = frozenset(_UFUNC[op] for op in COMPARISON)
 
 LOOPS: Final[Mapping[str, tuple[str, ...]]] = {
     "add": _BUILTIN,

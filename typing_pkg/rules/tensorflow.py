@@ -25,7 +25,7 @@ from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.lattice import PromotionTable
-from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined, check_kind
+from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["TensorflowRules"]
 
@@ -52,14 +52,13 @@ ACCEPTS: Final[Mapping[str, str]] = {
     "add": "iufc", "sub": "iufc", "mul": "iufc", "truediv": "iufc", "floordiv": "iuf",
     "mod": "iuf", "pow": "iufc", "matmul": "iufc", "and": "biu", "or": "biu", "xor": "biu",
     "lshift": "iu", "rshift": "iu", "lt": "iuf", "le": "iuf", "gt": "iuf", "ge": "iuf",
-    "eq": "biufc", "ne": "biufc", "neg": "iufc", "pos": "biufc", "invert": "biu", "abs": "iufc",
+    "neg": "iufc", "invert": "biu", "abs": "iufc",
 }  # fmt: skip
 # tf.math.truediv's table: integers are divided in floating point.
 TRUEDIV: Final[Mapping[str, str]] = {
     "int8": "float32", "int16": "float32", "uint8": "float32", "uint16": "float32",
     "int32": "float64", "int64": "float64", "uint32": "float64", "uint64": "float64",
 }  # fmt: skip
-COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 
 
 def convert(x: str, y: str) -> str | None:
@@ -79,6 +78,11 @@ class TensorflowRules(RuleSet):
     name: ClassVar[str] = "tensorflow"
     title: ClassVar[str] = "TensorFlow, explicit casts (the design note's table)"
     array_types: ClassVar[tuple[str, ...]] = ARRAY_TYPES
+    accepts: ClassVar[Mapping[str, str]] = ACCEPTS
+    conversions: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "truediv": TRUEDIV,
+        "abs": REAL_OF_COMPLEX,
+    }
 
     def __init__(self) -> None:
         super().__init__()
@@ -89,22 +93,9 @@ class TensorflowRules(RuleSet):
         """The asymmetric conversion table."""
         return self._table
 
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Convert the right operand to the left one's dtype, then apply the kernel."""
-        a, b = self.marker(a), self.marker(b)
+    def join(self, a: str, b: str) -> Outcome:
+        """Convert the right operand to the left one's dtype, if TensorFlow can."""
         common = convert(a, b)
         if common is None:
             return Undefined(f"{b} cannot be converted to {SCALAR_TENSOR.get(a, a)}")
-        checked = check_kind(op, common, ACCEPTS)
-        if isinstance(checked, Undefined):
-            return checked
-        if op in COMPARISONS:
-            return "bool_"
-        return TRUEDIV.get(common, common) if op == "truediv" else common
-
-    def unary(self, op: str, a: str) -> Outcome:
-        """Check the kernel accepts ``a``; ``abs`` of complex is real."""
-        checked = check_kind(op, a, ACCEPTS)
-        if op == "abs" and not isinstance(checked, Undefined):
-            return REAL_OF_COMPLEX.get(checked, checked)
-        return checked
+        return common

@@ -62,7 +62,7 @@ from collections.abc import Mapping
 from typing import ClassVar, Final
 
 from typing_pkg.lattice import Lattice, PromotionTable
-from typing_pkg.ops import INPLACE_OF, SYMBOL
+from typing_pkg.ops import INPLACE_OF
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
 __all__ = ["TorchRules"]
@@ -119,12 +119,16 @@ COMPLEX_OF: Final[Mapping[str, str]] = {
 """The complex type of each floating precision (a floating tensor with a complex scalar)."""
 
 ACCEPTS: Final[Mapping[str, str]] = {
-    "floordiv": "if", "mod": "if", "and": "bi", "or": "bi", "xor": "bi",
-    "lshift": "i", "rshift": "i", "lt": "bif", "le": "bif", "gt": "bif", "ge": "bif",
-    "neg": "ifc", "pos": "ifc", "invert": "bi",
+    "floordiv": "iuf", "mod": "iuf", "and": "biu", "or": "biu", "xor": "biu",
+    "lshift": "iu", "rshift": "iu", "lt": "biuf", "le": "biuf", "gt": "biuf", "ge": "biuf",
+    "neg": "iufc", "pos": "iufc", "invert": "biu",
 }  # fmt: skip
-"""The categories of result an operator accepts; the others accept all four."""
-_COMPARISONS: Final = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+"""The kinds of result an operator accepts (PyTorch's integral category is kinds i and u)."""
+TRUEDIV: Final[Mapping[str, str]] = {
+    **{t: DEFAULT_FLOAT for t in ("bool_", "uint8", *_SIGNED, *_BAREBONES)},
+    "weak_int": "weak_float",  # 1 / 2 is a float
+}
+"""What true division makes of booleans and integers."""
 
 
 def _rank(t: str) -> int:
@@ -138,6 +142,13 @@ class TorchRules(RuleSet):
     name: ClassVar[str] = "torch"
     title: ClassVar[str] = "PyTorch >= 2 operators and torch.result_type"
     array_types: ClassVar[tuple[str, ...]] = _TENSOR_TYPES
+    # "-" refuses a boolean operand, a tensor or a Python bool.
+    operand_accepts: ClassVar[Mapping[str, str]] = {"sub": "iufc"}
+    conversions: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "truediv": TRUEDIV,
+        "abs": REAL_OF_COMPLEX,
+    }
+    accepts: ClassVar[Mapping[str, str]] = ACCEPTS
 
     def __init__(self) -> None:
         super().__init__()
@@ -180,20 +191,16 @@ class TorchRules(RuleSet):
             return COMPLEX_OF.get(tensor)  # None: the float8 types have no complex counterpart
         return dtype
 
-    def binary(self, op: str, a: str, b: str) -> Outcome:
-        """Promote as ``torch.result_type``, then apply the operator's own rule."""
-        if op == "matmul":
-            return self._matmul(a, b)
-        if op == "sub" and "bool_" in (self.marker(a), self.marker(b)):
-            return Undefined("- does not accept booleans")
+    def join_operands(self, a: str, b: str) -> Outcome:
+        """Promote as ``torch.result_type``: a Python scalar is a "wrapped number"."""
         joined = self.result_type(a, b)
         if joined is None:
             return Undefined(f"{_describe(a)} and {_describe(b)} do not promote")
-        if op == "truediv" and _CATEGORY[joined] in "bi":
-            joined = "weak_float" if joined in _WEAK else DEFAULT_FLOAT  # 1 / 2 is a float
-        if _CATEGORY[joined] not in ACCEPTS.get(op, CATEGORIES):
-            return Undefined(f"{SYMBOL[op]} does not accept {joined}")
-        return "bool_" if op in _COMPARISONS else joined
+        return joined
+
+    def binary(self, op: str, a: str, b: str) -> Outcome:
+        """Promote as ``torch.result_type``, then apply the operator's own rule."""
+        return self._matmul(a, b) if op == "matmul" else super().binary(op, a, b)
 
     @staticmethod
     def _matmul(a: str, b: str) -> Outcome:
@@ -203,12 +210,6 @@ class TorchRules(RuleSet):
         if a != b:
             return Undefined("@ does not promote: both tensors need the same dtype")
         return a
-
-    def unary(self, op: str, a: str) -> Outcome:
-        """Apply the operator's category check; ``abs`` of a complex tensor is real."""
-        if _CATEGORY[a] not in ACCEPTS.get(op, CATEGORIES):
-            return Undefined(f"{SYMBOL[op]} does not accept {a}")
-        return REAL_OF_COMPLEX.get(a, a) if op == "abs" else a
 
     def inplace(self, op: str, a: str, b: str) -> Outcome:
         """The binary result, cast back into the left tensor: never to a lower category."""

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from .observe import (
+from .backend import (
     DTYPE_NAMES,
     PY_SCALARS,
     WEAK_NAMES,

@@ -25,8 +25,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from typing_pkg.conformance.known_failures import KNOWN_FAILURES, KnownFailure, covering
-from typing_pkg.conformance.truthfile import Cell
+from tools.conformance.known_failures import KNOWN_FAILURES, KnownFailure, covering
+from tools.conformance.truthfile import Cell
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import RuleSet, Undefined, get_rules
 

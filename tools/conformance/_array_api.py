@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .observe import DTYPE_NAMES, PY_SCALARS, Backend, ResultNotArray, package_versions
+from .backend import DTYPE_NAMES, PY_SCALARS, Backend, ResultNotArray, package_versions
 
 
 class ArrayApiBackend(Backend):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from .observe import (
+from .backend import (
     DTYPE_NAMES,
     PY_SCALARS,
     Backend,

@@ -12,19 +12,16 @@ import contextlib
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from .observe import DTYPE_NAMES, PY_SCALARS, Backend, ResultNotArray, package_versions
+from typing_pkg.dtypes import CONCRETE
+from typing_pkg.dtypes import ML_DTYPES as FROM_ML_DTYPES
+
+from .backend import DTYPE_NAMES, PY_SCALARS, Backend, ResultNotArray, package_versions
 
 NUMPY_DTYPES: tuple[str, ...] = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
 )  # fmt: skip
-ML_DTYPES: tuple[str, ...] = (
-    "int1", "int2", "int4", "uint1", "uint2", "uint4",
-    "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn",
-    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
-    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    "bfloat16", "complex32", "bcomplex32",
-)  # fmt: skip
+ML_DTYPES: tuple[str, ...] = tuple(m.name for m in CONCRETE if m.name in FROM_ML_DTYPES)
 
 
 def numpy_dtype_name(dtype: Any) -> str:

@@ -1,6 +1,6 @@
 """Named exceptions: where a library fails for reasons that are not dtype semantics.
 
-A truth file records every failure with its kind (``typing_pkg.conformance
+A truth file records every failure with its kind (``tools.conformance
 .observe.ERROR_RULES`` decides it): ``dtype`` when the library refuses the
 dtypes, ``kernel`` when PyTorch lacks a CPU kernel, ``shape`` for shape
 errors, ``bug`` for anything else.  Where a rule set gives a dtype although
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from typing_pkg.conformance.truthfile import Cell
+from tools.conformance.truthfile import Cell
 
 __all__ = ["KNOWN_FAILURES", "KnownFailure", "covering"]
 
