@@ -50,7 +50,7 @@ _SCALAR_VALUES: Final[dict[type, str]] = {
 def _promote_names(a: str, b: str, rules: str) -> str:
     ruleset = get_rules(rules)
     for name in (a, b):
-        if name not in ruleset.types:
+        if not ruleset.is_dtype(name):
             marker = BY_NAME[name]
             what = "a category of dtypes" if marker.abstract else "not a dtype"
             raise PromotionError(f"{name} is {what} under the {ruleset.name!r} rules")

@@ -1,8 +1,9 @@
-"""Preprocessing: int8 features, uint64 ids and float8 activations.
+"""Preprocessing: int8 features, uint32 ids and float8 activations.
 
 Two mistakes hide in here, and the type checker finds both before anything
 runs: ids that silently become floats, and a float8 operand that JAX refuses
 to promote.
+The rules are JAX's defaults (x64 off).
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from typing_pkg import (
     float16,
     float32,
     int8,
-    int64,
     integer,
-    uint64,
+    uint32,
 )
 
 
@@ -44,12 +44,12 @@ def lookup(table: Array[bfloat16], idx: Array[integer]) -> Array[bfloat16]:
 
 
 def embed(
-    table: Array[bfloat16], ids: Array[uint64], shard_offset: Array[int64]
+    table: Array[bfloat16], ids: Array[uint32], shards: int
 ) -> Array[bfloat16]:
-    """Shift hashed ids into this shard's range and look them up."""
-    shifted = ids + shard_offset  # JAX has no integer type for uint64 and int64
-    reveal_type(shifted)
-    return lookup(table, shifted)  # caught: the ids are floats now
+    """Map hashed ids to rows of this shard and look them up."""
+    rows = ids / shards  # meant ids // shards: true division makes floats
+    reveal_type(rows)
+    return lookup(table, rows)  # caught: the row indices are floats now
 
 
 def fp8_scale(a: Array[float8_e4m3fn], scale: Array[float16]) -> Array[float16]:

@@ -126,7 +126,9 @@ def test_seed_truth_file_was_transcribed_by_the_tool() -> None:
 def test_seed_table_csv_matches_the_page_cell_by_cell() -> None:
     expected = read_grid(SEED_TABLE.read_text(encoding="utf-8"))
     assert len(expected) == 18 * 18
-    done = run_module("table", "--rules", "jax", "--only", ",".join(SEED_TYPES), "--format", "csv")
+    done = run_module(
+        "table", "--rules", "jax-x64", "--only", ",".join(SEED_TYPES), "--format", "csv"
+    )
     assert done.returncode == 0, done.stderr
     got = read_grid(done.stdout)
     assert set(got) == set(expected)
@@ -136,7 +138,7 @@ def test_seed_table_csv_matches_the_page_cell_by_cell() -> None:
 
 def test_seed_table_text_matches_the_page(capsys: pytest.CaptureFixture[str]) -> None:
     expected = read_grid(SEED_TABLE.read_text(encoding="utf-8"))
-    status, out, err = run(capsys, "table", "--only", ",".join(SEED_TYPES))
+    status, out, err = run(capsys, "table", "--rules", "jax-x64", "--only", ",".join(SEED_TYPES))
     assert (status, err) == (0, "")
     assert text_grid(out) == expected
     assert len(out.splitlines()) == 19
@@ -144,7 +146,9 @@ def test_seed_table_text_matches_the_page(capsys: pytest.CaptureFixture[str]) ->
 
 def test_seed_table_by_codes(capsys: pytest.CaptureFixture[str]) -> None:
     header = SEED_TABLE.read_text(encoding="utf-8").splitlines()[1].split(",")[1:]
-    status, out, _ = run(capsys, "table", "--format", "csv", "--only", ",".join(header))
+    status, out, _ = run(
+        capsys, "table", "--rules", "jax-x64", "--format", "csv", "--only", ",".join(header)
+    )
     assert status == 0
     assert read_grid(out) == read_grid(SEED_TABLE.read_text(encoding="utf-8"))
 
@@ -154,7 +158,8 @@ def test_seed_table_by_codes(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_promote(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "promote", "float32", "int8") == (0, "float32\n", "")
-    assert run(capsys, "promote", "uint32", "int32") == (0, "int64\n", "")
+    assert run(capsys, "promote", "uint32", "int32", "--rules", "jax-x64") == (0, "int64\n", "")
+    assert run(capsys, "promote", "u4", "i4") == (0, "int32\n", "")
     assert run(capsys, "promote", "u4", "i4", "--rules", "jax-x32") == (0, "int32\n", "")
     assert run(capsys, "promote", "bf", "f2") == (0, "float32\n", "")
     assert run(capsys, "promote", "i*", "u1") == (0, "uint8\n", "")
@@ -173,16 +178,16 @@ def test_promote_undefined_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "needle"),
     [
         (("promote", "flaot32", "int8"), "did you mean 'float32'"),
-        (("promote", "float32", "int8", "--rules", "nope"), "jax, jax-x32, jax-strict"),
+        (("promote", "float32", "int8", "--rules", "nope"), "jax, jax-x64, jax-strict"),
         (("table", "--rules", "nope"), "valid names: jax"),
         (("table", "--format", "xml"), "valid formats: text, markdown, html, csv"),
         (("table", "--op", "plus"), "valid operators: add, sub"),
         (("table", "--names", "long"), "code, full"),
         (("table", "--only", "int8,nope"), "unknown dtype 'nope'"),
         (("table", "--only", "int8,,int16"), "empty dtype"),
-        (("table", "--rules", "jax-x32", "--only", "int64"), "int64: not among the types"),
+        (("table", "--rules", "jax", "--only", "int64"), "int64: not among the types"),
         (("diff", "jax", "nope"), "unknown rule set 'nope'"),
-        (("diff", "jax", "jax-x32", "--format", "pdf"), "unknown format 'pdf'"),
+        (("diff", "jax", "jax-x64", "--format", "pdf"), "unknown format 'pdf'"),
         (("lattice", "--format", "png"), "valid formats: dot, svg"),
         (("verify", "--rules", "nope"), "unknown rule set"),
         (("frobnicate",), "invalid choice"),
@@ -266,8 +271,8 @@ def test_table_markdown(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_table_html_like_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(
-        capsys, "table", "--format", "html", "--only", "uint32,int32,float32",
-        "--highlight", "jax-x32",
+        capsys, "table", "--rules", "jax-x64", "--format", "html",
+        "--only", "uint32,int32,float32", "--highlight", "jax",
     )  # fmt: skip
     assert status == 0
     table = ET.fromstring(out)
@@ -367,8 +372,8 @@ def test_asymmetric_table_rows_are_left_operands(
 # ------------------------------------------------------------------ diff
 
 
-def test_diff_jax_x32(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "diff", "jax", "jax-x32")
+def test_diff_jax_x64(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "diff", "jax-x64", "jax")
     assert status == 0
     grid = text_grid(out)
     assert grid["u4", "i4"] == "i8/i4*"
@@ -380,8 +385,8 @@ def test_diff_jax_x32(capsys: pytest.CaptureFixture[str]) -> None:
     assert differing == {
         (a, b) for a, b in [("u4", "i1"), ("u4", "i2"), ("u4", "i4")] for a, b in ((a, b), (b, a))
     }
-    common = len(get_rules("jax-x32").types)
-    assert out.splitlines()[-1] == f"6 of {common * common} cells differ between jax and jax-x32"
+    common = len(get_rules("jax").types)
+    assert out.splitlines()[-1] == f"6 of {common * common} cells differ between jax-x64 and jax"
     assert "i8" not in {a for a, _ in grid}  # 64-bit types are not shared
 
 
@@ -441,7 +446,7 @@ def _dot_edges(text: str) -> set[tuple[str, str]]:
     return edges
 
 
-@pytest.mark.parametrize("name", ["jax", "jax-x32", "jax-strict"])
+@pytest.mark.parametrize("name", ["jax", "jax-x64", "jax-strict"])
 def test_lattice_dot_has_every_edge(capsys: pytest.CaptureFixture[str], name: str) -> None:
     status, out, _ = run(capsys, "lattice", "--rules", name)
     assert status == 0
@@ -576,7 +581,7 @@ def test_verify_every_rule_set() -> None:
     done = run_module("verify")
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == list(names())
-    for name in ("jax", "jax-x32", "jax-strict"):
+    for name in ("jax", "jax-x64", "jax-strict"):
         line = next(line for line in lines if line.split()[0] == name)
         assert line.split()[1] == "ok"
         assert "commutative, associative" in line

@@ -16,9 +16,9 @@ import pytest
 from plugin_harness import ROOT, applicable, judge, parse, program, run_mypy, write_config
 
 from tools.conformance.truthfile import read_truth
-from typing_pkg.rules import get_rules
+from typing_pkg.rules import BUILTIN, get_rules
 
-RULE_SETS = ("jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api", "tensorflow")
+RULE_SETS = BUILTIN
 
 
 @pytest.fixture(scope="module")

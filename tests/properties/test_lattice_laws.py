@@ -13,7 +13,7 @@ LATTICE_RULES = [n for n in names() if isinstance(get_rules(n).promotion, Lattic
 
 
 def test_the_jax_rule_sets_are_lattices() -> None:
-    assert {"jax", "jax-x32", "jax-strict"} <= set(LATTICE_RULES)
+    assert {"jax", "jax-x64", "jax-strict"} <= set(LATTICE_RULES)
 
 
 @pytest.mark.parametrize("rules", LATTICE_RULES)

@@ -86,10 +86,18 @@ def test_promote_types_follows_the_rules() -> None:
     assert tp.promote_types(tp.float32, tp.int8) is tp.float32
     assert tp.promote_types(tp.uint8, tp.int8) is tp.int16
     assert tp.promote_types(tp.bfloat16, tp.float16) is tp.float32
-    assert tp.promote_types("uint64", "int64") is tp.weak_float  # JAX's f*: u64 ∨ i64
+    assert tp.promote_types("uint64", "int64", rules="jax-x64") is tp.weak_float  # u64 ∨ i64: f*
     assert tp.promote_types(int, "uint8") is tp.uint8
-    assert tp.promote_types("uint32", "int32", rules="jax-x32") is tp.int32
-    assert tp.promote_types("uint32", "int32", rules="jax") is tp.int64
+    assert tp.promote_types("uint32", "int32") is tp.int32  # x64 off: i64 is i32
+    assert tp.promote_types("uint32", "int32", rules="jax-x32") is tp.int32  # another name
+    assert tp.promote_types("uint32", "int32", rules="jax-x64") is tp.int64
+
+
+def test_with_x64_off_64_bit_dtypes_are_canonicalised() -> None:
+    # As jnp.result_type and every operator do (jnp.promote_types alone ignores x64).
+    assert tp.promote_types("uint64", "int64") is tp.int32
+    assert tp.promote_types(tp.float64, tp.int8) is tp.float32
+    assert tp.result_type(np.zeros(2), np.zeros(2, np.int8)) is tp.float32
 
 
 def test_undefined_promotion_raises_promotion_error_naming_dtypes_and_rules() -> None:
@@ -108,10 +116,9 @@ def test_categories_do_not_promote() -> None:
 def test_unknown_rules_are_a_clear_error() -> None:
     from typing_pkg.rules import UnknownRulesError
 
-    with pytest.raises(
-        UnknownRulesError, match="unknown rule set 'jaxx'; valid names: jax, jax-x32"
-    ):
+    with pytest.raises(UnknownRulesError, match="unknown rule set 'jaxx'") as raised:
         tp.promote_types(tp.int8, tp.int8, rules="jaxx")
+    assert "valid names: jax, jax-x64, jax-strict," in str(raised.value)
 
 
 def test_result_type_takes_arrays_scalars_and_dtypes() -> None:

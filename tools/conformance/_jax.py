@@ -1,7 +1,7 @@
 """Observing ``jax.numpy`` through ``jax.eval_shape``.
 
 Operands are ``jax.ShapeDtypeStruct((2, 2), dtype)`` for every dtype in
-``jax._src.dtypes._jax_types`` (in ``jax-x32`` only those that are their own
+``jax._src.dtypes._jax_types`` (with x64 off only those that are their own
 canonical dtype) and JAX's weakly typed arrays ``weak_int``, ``weak_float``
 and ``weak_complex``.  Operators are traced, never compiled; Python scalars
 are closed over so they stay Python scalars.
@@ -13,6 +13,9 @@ import contextlib
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
+from typing_pkg.rules import get_rules
+from typing_pkg.rules.jax import JaxX64Rules
+
 from .backend import (
     DTYPE_NAMES,
     PY_SCALARS,
@@ -23,12 +26,13 @@ from .backend import (
     sort_names,
 )
 
-#: rule set -> (jax_enable_x64, jax_numpy_dtype_promotion)
-JAX_MODES: dict[str, tuple[bool, str]] = {
-    "jax": (True, "standard"),
-    "jax-x32": (False, "standard"),
-    "jax-strict": (True, "strict"),
-}
+
+def jax_mode(rules: str) -> tuple[bool, str]:
+    """Return ``(jax_enable_x64, jax_numpy_dtype_promotion)`` of a JAX rule set."""
+    found = get_rules(rules)
+    if not isinstance(found, JaxX64Rules):
+        raise ValueError(f"{rules!r} is not a JAX rule set")
+    return found.x64, found.promotion_mode
 
 
 def jax_dtype_name(dtype: Any) -> str:
@@ -49,7 +53,7 @@ class JaxBackend(Backend):
 
         jax: Any = jax_module
 
-        x64, promotion = JAX_MODES[rules]
+        x64, promotion = jax_mode(rules)
         jax.config.update("jax_enable_x64", x64)
         jax.config.update("jax_numpy_dtype_promotion", promotion)
         self.jax: Any = jax

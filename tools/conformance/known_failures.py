@@ -21,7 +21,7 @@ from tools.conformance.truthfile import Cell
 
 __all__ = ["KNOWN_FAILURES", "KnownFailure", "covering"]
 
-_JAX: Final = frozenset({"jax", "jax-x32", "jax-strict"})
+_JAX: Final = frozenset({"jax", "jax-x64", "jax-strict"})
 _NARROW_INTS: Final = frozenset({"int1", "int2", "int4", "uint1", "uint2", "uint4"})
 
 

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Final
 
 from typing_pkg.ops import BINARY, INPLACE, UNARY
+from typing_pkg.rules import BUILTIN
 
 from .backend import (
     PY_SCALARS,
@@ -57,11 +58,19 @@ from .backend import (
 )
 from .truthfile import Cell, format_truth, read_truth_file
 
-__all__ = ["RULE_SETS", "observe", "observe_in_subprocess", "observe_table_in_subprocess"]
+__all__ = [
+    "RULE_SETS",
+    "TRANSCRIBED",
+    "observe",
+    "observe_in_subprocess",
+    "observe_table_in_subprocess",
+]
 
-RULE_SETS: Final[tuple[str, ...]] = ("jax", "jax-x32", "jax-strict", "numpy", "torch", "array-api")
-"""The rule sets observed from a live library (tensorflow's truth is transcribed: see
-``tools/transcribe_seeds.py``)."""
+TRANSCRIBED: Final = frozenset({"tensorflow"})
+"""Built-in rule sets whose library is not installed: their truth is transcribed from a
+document (``tools/transcribe_seeds.py``)."""
+RULE_SETS: Final[tuple[str, ...]] = tuple(n for n in BUILTIN if n not in TRANSCRIBED)
+"""The rule sets observed from a live library."""
 
 
 def _observe_cell(backend: Backend, op: str, operands: Sequence[str]) -> Cell:

@@ -193,6 +193,10 @@ class RuleSet(ABC):
 
     # -- the public queries ----------------------------------------------------
 
+    def is_dtype(self, name: str) -> bool:
+        """Return whether ``name`` is a dtype of these rules, or one they canonicalise."""
+        return name in self.canonical or name in self.types
+
     @property
     def types(self) -> tuple[str, ...]:
         """The array dtypes and the weak scalar types, in the markers' table order."""

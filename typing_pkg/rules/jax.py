@@ -1,5 +1,10 @@
 """JAX's rules: ``jax.numpy`` with standard or strict promotion, x64 on or off.
 
+Three rule sets: ``jax`` is JAX as it runs by default (standard promotion,
+``jax_enable_x64=False``); ``jax-x64`` the same with ``jax_enable_x64=True``
+(the table of JAX's type promotion page); ``jax-strict`` strict promotion
+with x64 off.  ``jax-x32`` is accepted as another name for ``jax``.
+
 The promotion is a lattice (JAX's ``_type_promotion_lattice``), written below
 as each type's immediate successors.  Operators then apply what the
 ``jax.numpy`` function behind each one does with the joined dtype:
@@ -22,10 +27,13 @@ as each type's immediate successors.  Operators then apply what the
 
 A result is weakly typed when the join is a weak type; a computation whose
 operands are all weak is promoted through their strong counterparts
-(``int64``, ``float64``, ``complex128``) and marked weak again, as JAX does.
+(``int64``, ``float64``, ``complex128``; with x64 off their 32-bit
+canonical types) and marked weak again, as JAX does.  A weak result is an
+array of the default dtype of its kind at run time (``weak_dtypes``).
 
-With x64 off (``jax-x32``) 64-bit types do not exist: an operand or result
-of 64 bits is canonicalised to 32 bits, and the only lattice edge that would
+With x64 off (``jax``, ``jax-strict``) 64-bit types do not exist: an
+operand or result of 64 bits is canonicalised to 32 bits (as JAX does with a
+NumPy ``float64`` array or a ``dtype=float64`` request), and the only lattice edge that would
 form a 64-bit type from 32-bit ones, ``uint32 → int64``, becomes
 ``uint32 → int32``.  Strict promotion (``jax-strict``) keeps only the edges
 from each weak type to the strong types of its kind and up the weak chain.
@@ -40,7 +48,7 @@ from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS, NARROW_INTS, NARROW_UINTS
 from typing_pkg.lattice import Lattice
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
-__all__ = ["JaxRules", "JaxStrictRules", "JaxX32Rules"]
+__all__ = ["JaxRules", "JaxStrictRules", "JaxX64Rules"]
 
 _SMALL_INTS: Final = NARROW_INTS
 _SMALL_UINTS: Final = NARROW_UINTS
@@ -124,11 +132,15 @@ _CONVERSIONS: Final[Mapping[str, Mapping[str, str]]] = {
 _REFUSES: Final[Mapping[str, frozenset[str]]] = {"abs": frozenset({"int2", "int4"})}
 
 
-class JaxRules(RuleSet):
+class JaxX64Rules(RuleSet):
     """``jax.numpy`` with standard promotion and ``jax_enable_x64=True``."""
 
-    name: ClassVar[str] = "jax"
+    name: ClassVar[str] = "jax-x64"
     title: ClassVar[str] = "jax.numpy, standard promotion, jax_enable_x64=True"
+    x64: ClassVar[bool] = True
+    """JAX's ``jax_enable_x64`` under these rules."""
+    promotion_mode: ClassVar[str] = "standard"
+    """JAX's ``jax_numpy_dtype_promotion`` under these rules."""
     array_types: ClassVar[tuple[str, ...]] = (*_STRONG, *_WEAK)
     edges: ClassVar[Mapping[str, tuple[str, ...]]] = STANDARD_EDGES
     weak_dtypes: ClassVar[Mapping[str, str]] = _STRONG_OF_WEAK
@@ -189,12 +201,15 @@ class JaxRules(RuleSet):
         return numeric
 
 
-class JaxX32Rules(JaxRules):
-    """``jax.numpy`` with standard promotion and ``jax_enable_x64=False``."""
+class JaxRules(JaxX64Rules):
+    """``jax.numpy`` as JAX runs by default: standard promotion, ``jax_enable_x64=False``."""
 
-    name: ClassVar[str] = "jax-x32"
-    title: ClassVar[str] = "jax.numpy, standard promotion, jax_enable_x64=False"
-    array_types: ClassVar[tuple[str, ...]] = tuple(t for t in JaxRules.array_types if t not in X32)
+    name: ClassVar[str] = "jax"
+    title: ClassVar[str] = "jax.numpy, standard promotion, jax_enable_x64=False (JAX's default)"
+    x64: ClassVar[bool] = False
+    array_types: ClassVar[tuple[str, ...]] = tuple(
+        t for t in JaxX64Rules.array_types if t not in X32
+    )
     edges: ClassVar[Mapping[str, tuple[str, ...]]] = {
         **STANDARD_EDGES,
         "uint32": ("int32", "uint64"),
@@ -204,17 +219,19 @@ class JaxX32Rules(JaxRules):
 
 
 class JaxStrictRules(JaxRules):
-    """``jax.numpy`` with ``jax_numpy_dtype_promotion='strict'`` and x64 on."""
+    """``jax.numpy`` with ``jax_numpy_dtype_promotion='strict'`` and x64 off."""
 
     name: ClassVar[str] = "jax-strict"
-    title: ClassVar[str] = "jax.numpy, strict promotion, jax_enable_x64=True"
+    title: ClassVar[str] = "jax.numpy, strict promotion, jax_enable_x64=False"
+    promotion_mode: ClassVar[str] = "strict"
     edges: ClassVar[Mapping[str, tuple[str, ...]]] = STRICT_EDGES
 
     def join(self, a: str, b: str) -> Outcome:
         """Join in the strict lattice: only weak types promote."""
+        a, b = self._canon(a), self._canon(b)
         if a == b:
             return a
         joined = self._lattice.join(a, b)
         if joined is None:
             return Undefined(f"{a} and {b} have no implicit promotion path under strict promotion")
-        return joined
+        return self._canon(joined)
