@@ -2,7 +2,48 @@
 
 Its presence at the root puts the checkout on ``sys.path``, so tests import
 the tooling package ``tools`` (truth recording and comparison) as well as
-``typing_pkg``.  Test groups are marked by directory: ``slow`` (runs a type
-checker or an external library over large programs), so that
-``pytest -m "not slow"`` is the quick day-to-day subset.
+``typing_pkg``.
+
+``pytest -m "not slow"`` is the quick day-to-day subset (well under a
+minute); ``.ci/run`` runs everything.  A test is ``slow`` when it runs a type
+checker over a large generated program, observes a live library, builds a
+package or the docs: the modules below are marked as a whole (one place to
+see what the quick subset leaves out), and a single test can be marked with
+``@pytest.mark.slow`` where it stands.
 """
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+ROOT: Final = Path(__file__).resolve().parent
+
+SLOW_MODULES: Final = frozenset(
+    {
+        "tests/conformance/test_live_libraries.py",  # each library observed afresh
+        "tests/plugin/test_plugin_conformance.py",  # mypy over every truth cell
+        "tests/plugin/test_plugin_fuzz.py",  # thousands of random statements
+        "tests/plugin/test_plugin_config.py",  # mypy and dmypy runs per configuration
+        "tests/stubs/test_conformance.py",  # basedpyright and pyrefly over every cell
+        "tests/stubs/test_unknown_dtypes.py",  # basedpyright and mypy, line by line
+        "tests/stubs/test_packaging.py",  # builds and installs the wheel
+        "tests/packaging/test_build.py",  # builds the sdist and wheels
+        "tests/packaging/test_installed.py",  # installs the wheel in a new environment
+        "tests/packaging/test_editable.py",  # an editable install, mypy and basedpyright
+        "tests/typing/test_static.py",  # mypy --strict and basedpyright strict runs
+        "tests/docs/test_plugin_examples.py",  # mypy on the examples and docstrings
+        "tests/docs/test_docs_doctest.py",  # a Sphinx doctest build
+        "tests/docs/test_docs_pages.py",  # a Sphinx HTML build
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of a slow module (YAML cases of pytest-mypy-plugins included)."""
+    for item in items:
+        path = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
+        if path in SLOW_MODULES or path.endswith(".yml"):
+            item.add_marker(pytest.mark.slow)

@@ -144,6 +144,7 @@ class _Held:
     dtype = np.dtype("float32")
 
 
+@pytest.mark.slow  # imports torch
 def test_promote_types_keeps_no_array_alive() -> None:
     import gc
     import weakref

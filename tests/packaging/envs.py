@@ -1,0 +1,120 @@
+"""Throw-away virtual environments for the packaging tests, and the checkers run on them.
+
+Each environment is made without pip and filled by this interpreter's pip
+(``pip --python``): seconds, not the half minute a copy of pip costs.  Builds
+use the backend ``pyproject.toml`` names, installed from the package index
+as pip's build isolation would install it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "PROGRAM",
+    "ROOT",
+    "Dist",
+    "basedpyright",
+    "build_system",
+    "mypy",
+    "mypy_revealed",
+    "new_env",
+    "pip",
+    "run",
+    "site_packages",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROGRAM = """\
+from typing_pkg import Array, float32, int8
+def f(a: Array[float32], b: Array[int8]) -> None:
+    reveal_type(a + b)
+"""
+
+
+@dataclass(frozen=True)
+class Dist:
+    """What the build backend makes of the checkout (the ``dist`` fixture)."""
+
+    sdist: Path
+    wheel: Path
+    """Built from the checkout (``pip install .``)."""
+    wheel_from_sdist: Path
+    """Built from the unpacked sdist (``python -m build``)."""
+
+
+def run(*command: str | Path, cwd: Path, status: int = 0) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` in ``cwd``, check its exit status and return what it printed."""
+    done = subprocess.run(
+        [str(c) for c in command], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == status, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def new_env(where: Path) -> Path:
+    """Create an empty virtual environment at ``where`` and return its Python."""
+    run(sys.executable, "-m", "venv", "--without-pip", where, cwd=where.parent)
+    return where / "bin" / "python"
+
+
+def pip(python: Path, *args: str | Path) -> None:
+    """Run this interpreter's pip on the environment of ``python`` (quietly)."""
+    run(sys.executable, "-m", "pip", "--python", python, "-q", *args, cwd=python.parent)
+
+
+def site_packages(python: Path) -> Path:
+    """Return the ``site-packages`` directory of the environment of ``python``."""
+    return next(python.parents[1].glob("lib/python3*/site-packages"))
+
+
+def build_system() -> tuple[str, list[str]]:
+    """Return the build backend ``pyproject.toml`` names and its requirements."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        table = tomllib.load(file)["build-system"]
+    backend: str = table["build-backend"]
+    requires: list[str] = table["requires"]
+    return backend, requires
+
+
+def mypy(cwd: Path, python: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """Run this interpreter's mypy on ``cwd/prog.py`` against the environment of ``python``."""
+    return run(
+        sys.executable, "-m", "mypy", "prog.py", "--python-executable", python,
+        "--no-incremental", "--cache-dir", cwd / ".mypy_cache", "--show-traceback", *options,
+        cwd=cwd,
+    )  # fmt: skip
+
+
+def mypy_revealed(output: str) -> list[str]:
+    """Return the types mypy revealed, in order."""
+    return re.findall(r'Revealed type is "(.*)"', output)
+
+
+def basedpyright(cwd: Path, *options: str) -> tuple[list[str], list[str]]:
+    """Run basedpyright on ``cwd/prog.py``; return what it revealed and its errors."""
+    exe = Path(sys.executable).with_name("basedpyright")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
+    done = subprocess.run(
+        [*command, "--outputjson", *options, "prog.py"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.stdout.strip().startswith("{"), done.stderr
+    revealed: list[str] = []
+    errors: list[str] = []
+    for diag in json.loads(done.stdout)["generalDiagnostics"]:
+        if match := re.match(r'Type of ".*" is "(.*)"$', diag["message"]):
+            revealed.append(match[1])
+        elif diag["severity"] == "error":
+            errors.append(f"{diag.get('rule', '')}: {diag['message']}")
+    return revealed, errors
