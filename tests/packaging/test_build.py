@@ -8,7 +8,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
-from envs import ROOT, Dist
+from envs import ROOT, Dist, dist_fixture  # noqa: F401  (the fixture `dist`)
 
 from typing_pkg.stubgen import PACKAGE
 

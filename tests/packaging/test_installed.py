@@ -14,7 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from envs import Dist, basedpyright, new_env, pip, run, site_packages
+from envs import Dist, basedpyright, dist_fixture, new_env, pip, run, site_packages  # noqa: F401
 
 from typing_pkg.stubgen import PACKAGE
 
