@@ -43,9 +43,13 @@ result with the narrowed ``Array[float32]`` and reports it.
 
 Also typed: ``promote_types(float32, int8)`` is ``type[float32]`` and
 ``result_type(x, 1.0)`` the marker class of the result; both follow their
-``rules=`` argument when it is a literal and otherwise the run-time default
-(``"jax"``), which is what they compute at run time whatever the plugin's
-configuration.  ``x.astype(int8)`` is ``Array[int8]``, also for a dtype name
+``rules=`` argument, the run-time default (``"jax"``) when there is none,
+which is what they compute at run time whatever the plugin's configuration.
+A ``rules=`` that is not a literal naming a built-in rule set or the
+configured one (a module the program names is not imported) gives the
+unknown result, ``type[DType]``; a dtype string that is not one
+(``promote_types("flaot32", x)``) is an error, as at run time.
+``x.astype(int8)`` is ``Array[int8]``, also for a dtype name
 (``x.astype("int8")``) and a NumPy type (``x.astype(np.int8)``).
 
 Unions distribute on both sides: ``(a | b) + c`` and ``c + (a | b)`` give the
@@ -77,6 +81,7 @@ Known exceptions
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -96,8 +101,41 @@ from mypy.types import FunctionLike, Type
 
 from mypy_plugin import hooks, names
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
+from mypy_plugin.types import array_class
+from typing_pkg import __version__ as _RELEASE
 
-__all__ = ["TypingPkgPlugin", "plugin"]
+__all__ = ["TypingPkgPlugin", "__version__", "plugin"]
+
+__version__: str = _RELEASE
+"""What mypy records of the plugin in its plugin snapshot (with the hash of this file).
+
+A running ``dmypy`` compares the snapshot taken when it started with one
+taken after building the plugin again from the current configuration
+(``dmypy run``), and restarts when they differ: ``_snapshot_version`` makes
+this differ when the configured rule set or its sources changed.
+"""
+_daemon_rules: str | None = None
+"""The configuration key of the daemon's own build, in a ``dmypy`` process."""
+
+
+def _snapshot_version(options: Options, key: str) -> str:
+    """Return the version mypy's plugin snapshot should record for the configuration ``key``.
+
+    A plain mypy run builds the plugin once: the release (the rule set is in
+    each module's cache key instead, so the standard library's cache
+    survives a change of rules).  The daemon builds it with
+    ``fine_grained_incremental`` set and records the key; when ``dmypy run``
+    builds it again with another key, the version carries it, and the
+    daemon restarts with the new rules.
+    """
+    global _daemon_rules
+    if options.fine_grained_incremental:
+        _daemon_rules = key
+        return _RELEASE
+    if _daemon_rules is None or _daemon_rules == key:
+        return _RELEASE
+    return f"{_RELEASE}+rules.{key}"
+
 
 _INDEPENDENT: Final = frozenset(
     {"builtins", "_typeshed", "typing_extensions", "numpy", "ml_dtypes"}
@@ -113,6 +151,7 @@ class TypingPkgPlugin(Plugin):
     """Dispatch mypy's hooks to ``mypy_plugin.hooks``, bound to the configured rule set."""
 
     def __init__(self, options: Options) -> None:
+        global __version__
         super().__init__(options)
         try:
             config = PluginConfig.from_file(options.config_file)
@@ -123,6 +162,8 @@ class TypingPkgPlugin(Plugin):
             "promotion": config.promotion,
             "rules": fingerprint(rules, config.promotion),
         }
+        key = hashlib.sha256(f"{config.promotion}\0{self._config_data['rules']}".encode())
+        __version__ = _snapshot_version(options, key.hexdigest()[:16])
         env = hooks.Env(rules, self.lookup_fully_qualified)
         binary, reflected = names.BINARY_METHODS, names.REFLECTED_METHODS
         inplace, unary = names.INPLACE_METHODS, names.UNARY_METHODS
@@ -161,17 +202,20 @@ class TypingPkgPlugin(Plugin):
         return self._config_data
 
     def _is_array_class(self, fullname: str) -> bool:
-        """Return whether ``fullname`` names ``Array`` or a subclass of it (by ancestry)."""
+        """Return whether ``fullname`` names ``Array`` or a subclass of it (``array_class``).
+
+        mypy gives the plugin the build's modules before it asks for any hook;
+        a name whose module is not in the build is looked up as ``None``.
+        """
         if fullname == names.ARRAY:
             return True
         if fullname.startswith("builtins."):
             return False
-        try:
-            node = self.lookup_fully_qualified(fullname)
-        except (AssertionError, KeyError):  # not a name of this build
-            return False
+        node = self.lookup_fully_qualified(fullname)
         return (
-            node is not None and isinstance(node.node, TypeInfo) and node.node.has_base(names.ARRAY)
+            node is not None
+            and isinstance(node.node, TypeInfo)
+            and array_class(node.node) is not None
         )
 
     def get_method_signature_hook(

@@ -10,6 +10,19 @@ both operand types, the rule set, the reason the rules give, and the fix::
     cast one with .astype(...)
 
 (one line in mypy's output).
+
+A state the plugin does not expect — a rule set that raises or answers
+something that is not a marker, a marker missing from the ``typing_pkg`` mypy
+reads (stubs of another version) — is never hidden behind ``Array[Any]``:
+it is an error with its own code, ``typing-pkg-unexpected``, that gives the
+details and asks for a bug report (to typing_pkg, or to the author of a
+custom rule set)::
+
+    The typing_pkg mypy plugin ran into unexpected behavior: the "mine" rules
+    (mymodule.MyRules) raised KeyError: 'int8' for add(int8, float16); please
+    report this bug with this message
+
+The plugin then types the expression as ``Array[Any]`` and mypy goes on.
 """
 
 from __future__ import annotations
@@ -28,14 +41,21 @@ from typing_pkg.rules import RuleSet
 
 __all__ = [
     "DTYPE_PROMOTION",
+    "UNEXPECTED",
     "error_undefined_binary",
     "error_undefined_promotion",
     "error_undefined_unary",
+    "error_unexpected",
 ]
 
 DTYPE_PROMOTION: Final = ErrorCode(
     "dtype-promotion",
     "An operation the active promotion rules leave undefined for its operands' dtypes",
+    "Plugin",
+)
+UNEXPECTED: Final = ErrorCode(
+    "typing-pkg-unexpected",
+    "The typing_pkg plugin met a state it does not expect (a bug to report)",
     "Plugin",
 )
 
@@ -99,3 +119,13 @@ def error_undefined_promotion(
 ) -> None:
     """Report a call of ``promote_types``/``result_type`` that raises ``PromotionError``."""
     api.fail(f"{function}() fails at run time: {message}", context, code=DTYPE_PROMOTION)
+
+
+def error_unexpected(api: CheckerPluginInterface, context: Context, detail: str) -> None:
+    """Report a state the plugin does not expect, asking for a bug report (as pydantic's does)."""
+    api.fail(
+        f"The typing_pkg mypy plugin ran into unexpected behavior: {detail}; "
+        "please report this bug with this message",
+        context,
+        code=UNEXPECTED,
+    )

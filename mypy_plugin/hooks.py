@@ -5,6 +5,14 @@ a name lookup) bound by the plugin, and gives up (``ctx.default_return_type``,
 ``ctx.default_signature``) on anything it does not understand.  Callbacks have
 no side effects besides reporting errors: mypy may run one several times for
 one expression (once per operand variant or overload item it tries).
+
+Nothing is caught to hide it.  What the rules may legitimately leave open is
+checked for (an operand that is not a type of the rule set, a category with
+no dtype in it); a rule set is code, possibly a user's, so an exception it
+raises or an answer that is not a marker is reported with the
+``typing-pkg-unexpected`` code (``errors.error_unexpected``), as is a marker
+the build does not define; mypy never crashes on them and never gets a
+silent ``Array[Any]``.
 """
 
 from __future__ import annotations
@@ -42,20 +50,23 @@ from mypy_plugin.errors import (
     error_undefined_binary,
     error_undefined_promotion,
     error_undefined_unary,
+    error_unexpected,
 )
 from mypy_plugin.types import (
     Lookup,
     Operand,
-    array_info,
-    array_type,
+    any_array,
+    array_class,
     classify,
     dtype_token,
+    is_array,
     items,
     marker_type,
 )
-from typing_pkg.dtypes import ABSTRACT, BY_NAME
+from typing_pkg.dtypes import ABSTRACT, BY_NAME, DType
 from typing_pkg.ops import COMPARISON, INPLACE_OF, SYMBOL
-from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined
+from typing_pkg.rules import DEFAULT, RuleSet, Undefined, UnknownRulesError, get_rules
+from typing_pkg.rules import names as rule_set_names
 
 __all__ = [
     "Answers",
@@ -73,8 +84,27 @@ __all__ = [
     "unary_callback",
 ]
 
-Answer = str | Undefined | None
-"""A result marker (possibly a category), an undefined operation, or ``None``: not known."""
+
+class Failure:
+    """A rule set that misbehaved on one query: the detail of the bug report."""
+
+    __slots__ = ("detail",)
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+
+
+Answer = str | Undefined | Failure | None
+"""A result marker (possibly a category), an undefined operation, a misbehaving rule set,
+or ``None``: not known statically (a category with no dtype, or no category in common)."""
+
+
+def _query(op: str, left: str, right: str | None) -> str:
+    return f"{op}({left})" if right is None else f"{op}({left}, {right})"
+
+
+def _describe(rules: RuleSet) -> str:
+    return f'the "{rules.name}" rules ({type(rules).__module__}.{type(rules).__qualname__})'
 
 
 class Answers:
@@ -88,7 +118,9 @@ class Answers:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self._known = frozenset((*rules.types, *PY_SCALARS))
+        self._known = frozenset((*rules.types, *rules.canonical, *rules.scalars))
+        """The operands the rules answer for (``RuleSet.is_dtype``): their dtypes, those they
+        canonicalise (``float64`` under JAX's default, x64 off) and Python scalar kinds."""
         self._cache: dict[tuple[str, str, str | None], Answer] = {}
 
     def get(self, op: str, left: str, right: str | None = None) -> Answer:
@@ -118,8 +150,9 @@ class Answers:
         if not lefts or not rights:
             return None  # a category with no dtype under these rules
         answers = [self._direct(op, a, b) for a in lefts for b in rights]
-        if any(a is None for a in answers):
-            return None
+        failure = next((a for a in answers if isinstance(a, Failure)), None)
+        if failure is not None:
+            return failure
         defined = {a for a in answers if isinstance(a, str)}
         if not defined:
             first = next(a for a in answers if isinstance(a, Undefined))
@@ -134,9 +167,18 @@ class Answers:
             if operand is not None and operand not in self._known:
                 return Undefined(f"{operand} is not a dtype of these rules")
         try:
-            return self.rules.result(op, left, right)
-        except (KeyError, ValueError, TypeError):  # the rules have no answer: not known
-            return None
+            outcome: object = self.rules.result(op, left, right)
+        except Exception as error:  # a rule set is code (maybe a user's): never crash mypy
+            return Failure(
+                f"{_describe(self.rules)} raised {type(error).__name__}: {error} for "
+                f"{_query(op, left, right)}"
+            )
+        if isinstance(outcome, Undefined) or (isinstance(outcome, str) and outcome in BY_NAME):
+            return outcome
+        return Failure(
+            f"{_describe(self.rules)} answered {outcome!r} for {_query(op, left, right)}, "
+            "not a marker"
+        )
 
 
 def _narrowest_category(results: set[str]) -> str | None:
@@ -182,29 +224,54 @@ class Env:
         self._operands[id(typ)] = (typ, operand)
         return operand
 
-    def array(self, array: TypeInfo, name: str | None) -> Instance:
-        """Return ``Array[name]`` (``Array[Any]`` for ``None``); types are shared, never mutated."""
+    def array(self, array: TypeInfo, name: str | None, ctx: _Context) -> Instance:
+        """Return ``Array[name]`` (``Array[Any]`` for ``None``); types are shared, never mutated.
+
+        A marker the build does not define (``typing_pkg`` stubs of another
+        version) is reported at ``ctx`` and gives ``Array[Any]``.
+        """
         key = (array, name)
         found = self._arrays.get(key)
+        if found is not None:
+            return found
+        if name is None:
+            found = any_array(array)
+        else:
+            marker = self.marker(name, ctx)
+            if marker is None:
+                return any_array(array)
+            found = Instance(array, [marker])
+        self._arrays[key] = found
+        return found
+
+    def marker(self, name: str, ctx: _Context) -> Instance | None:
+        """Return the marker class ``name`` as a type, reporting one the build does not define."""
+        found = marker_type(self.lookup, name)
         if found is None:
-            found = self._arrays[key] = array_type(array, self.lookup, name)
+            error_unexpected(
+                ctx.api,
+                ctx.context,
+                f"the typing_pkg that mypy reads defines no {names.DTYPES_MODULE}.{name} "
+                "(are its stubs or sources another version than the plugin's?)",
+            )
         return found
 
 
 _MEMO_LIMIT: Final = 1 << 16
+_Context = MethodContext | FunctionContext
 
 
 def _union(results: list[Type]) -> Type:
     return results[0] if len(results) == 1 else make_simplified_union(results)
 
 
-def _unknown(env: Env, op: str, array: TypeInfo, default: Type) -> Type:
+def _unknown(env: Env, op: str, array: TypeInfo, ctx: MethodContext) -> Type:
     """The result when an operand's dtype is unknown: ``Array[Any]``-like, never an error."""
     if op in COMPARISON:
-        return env.array(array, "bool_")
+        return env.array(array, "bool_", ctx)
     if op in INPLACE_OF:
-        return default
-    return env.array(array, None)
+        return ctx.default_return_type
+    return env.array(array, None, ctx)
 
 
 def _pair(
@@ -222,16 +289,19 @@ def _pair(
     if array is None:
         return ctx.default_return_type  # no array of ours (NumPy's own operators)
     if lhs.name is None or rhs.name is None:
-        return _unknown(env, op, array, ctx.default_return_type)
+        return _unknown(env, op, array, ctx)
     answer = env.answers.get(op, lhs.name, rhs.name)
+    if isinstance(answer, str):
+        return env.array(array, answer, ctx)
     if answer is None:
-        return _unknown(env, op, array, ctx.default_return_type)
+        return _unknown(env, op, array, ctx)
     if isinstance(answer, Undefined):
         error_undefined_binary(
             ctx.api, ctx.context, env.rules, SYMBOL[op], left, right, answer.reason
         )
-        return env.array(array, None)
-    return env.array(array, answer)
+    else:
+        error_unexpected(ctx.api, ctx.context, answer.detail)
+    return env.array(array, None, ctx)
 
 
 def _argument(ctx: MethodContext) -> ProperType | None:
@@ -271,48 +341,42 @@ def reflected_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     return _union(results)
 
 
-def _is_array(typ: ProperType) -> bool:
-    return isinstance(typ, Instance) and array_info(typ.type) is not None
-
-
 def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     """Type ``scalar OP array`` through the scalar's own operator (``int.__add__``, …)."""
     argument = _argument(ctx)
     if argument is None:
         return ctx.default_return_type
     if not isinstance(argument, UnionType):
-        if not _is_array(argument):
+        if not is_array(argument):
             return ctx.default_return_type  # scalar arithmetic: nothing of ours
         return _pair(env, ctx, op, ctx.type, argument)
     parts = items(argument)
-    if not any(_is_array(p) for p in parts):
+    if not any(is_array(p) for p in parts):
         return ctx.default_return_type
     return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
 
 
-def _unary(
-    env: Env, api: CheckerPluginInterface, context: MethodContext | FunctionContext, op: str,
-    item: ProperType, default: Type,
-) -> Type | None:  # fmt: skip
+def _unary(env: Env, ctx: _Context, op: str, item: ProperType) -> Type | None:
     """Return the type of ``OP item`` for an array of ours, ``None`` for anything else."""
     operand = classify(item)
     if operand is None or operand.array is None:
         return None
-    if operand.name is None:
-        # abs() changes a complex dtype: only another unknown is safe.
-        return env.array(operand.array, None) if op == "abs" else default
-    answer = env.answers.get(op, operand.name)
+    answer = None if operand.name is None else env.answers.get(op, operand.name)
+    if isinstance(answer, str):
+        return env.array(operand.array, answer, ctx)
     if answer is None:
-        return env.array(operand.array, None) if op == "abs" else default
+        # abs() changes a complex dtype: only another unknown is safe.
+        return env.array(operand.array, None, ctx) if op == "abs" else ctx.default_return_type
     if isinstance(answer, Undefined):
-        error_undefined_unary(api, context.context, env.rules, SYMBOL[op], item, answer.reason)
-        return env.array(operand.array, None)
-    return env.array(operand.array, answer)
+        error_undefined_unary(ctx.api, ctx.context, env.rules, SYMBOL[op], item, answer.reason)
+    else:
+        error_unexpected(ctx.api, ctx.context, answer.detail)
+    return env.array(operand.array, None, ctx)
 
 
 def unary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     """Type ``-array``, ``+array``, ``~array`` and ``array.__abs__()``."""
-    found = _unary(env, ctx.api, ctx, op, ctx.type, ctx.default_return_type)
+    found = _unary(env, ctx, op, ctx.type)
     return ctx.default_return_type if found is None else found
 
 
@@ -322,7 +386,7 @@ def abs_callback(env: Env, ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     results = []
     for item in items(ctx.arg_types[0][0]):
-        found = _unary(env, ctx.api, ctx, "abs", item, ctx.default_return_type)
+        found = _unary(env, ctx, "abs", item)
         if found is None:
             return ctx.default_return_type  # not only arrays of ours
         results.append(found)
@@ -346,10 +410,10 @@ def abs_signature_callback(ctx: FunctionSigContext) -> FunctionLike:
     declared = get_proper_type(expr.node.type)
     if not isinstance(declared, Instance):
         return signature
-    array = array_info(declared.type)
+    array = array_class(declared.type)
     if array is None:
         return signature
-    anything = Instance(array, [AnyType(TypeOfAny.special_form)])
+    anything = any_array(array)
     return signature.copy_modified(arg_types=[anything], ret_type=anything, variables=[])
 
 
@@ -363,35 +427,71 @@ def astype_callback(env: Env, ctx: MethodContext) -> Type:
     marker = BY_NAME.get(name) if isinstance(name, str) else None
     if marker is None or marker.abstract:
         return ctx.default_return_type
-    return env.array(receiver.array, marker.name)
+    return env.array(receiver.array, marker.name, ctx)
 
 
 # ------------------------------------------------------------ promote_types
 
 
 def _rules_argument(ctx: FunctionContext) -> str | None:
-    """Return the literal ``rules=`` of a call (the run-time default when absent)."""
-    try:
-        index = ctx.callee_arg_names.index(names.RULES_ARGUMENT)
-    except ValueError:
+    """Return the ``rules=`` of a call if the plugin knows it statically, else ``None``.
+
+    Absent, it is the run-time default.  A literal counts if it names a
+    built-in rule set, the configured one or one registered by it; a
+    reference to a module (``"pkg.mod:RULES"``) is not imported on the
+    program's say-so, and another name may be registered at run time: both
+    are unknown statically, as a ``rules=`` that is not a literal is.
+    """
+    if names.RULES_ARGUMENT not in ctx.callee_arg_names:
         return DEFAULT
+    index = ctx.callee_arg_names.index(names.RULES_ARGUMENT)
     if not ctx.arg_types[index]:
         return DEFAULT
     proper = get_proper_type(ctx.arg_types[index][0])
-    if isinstance(proper, LiteralType) and isinstance(proper.value, str):
-        return proper.value
-    if isinstance(proper, Instance) and proper.last_known_value is not None:
+    value: object = None
+    if isinstance(proper, LiteralType):
+        value = proper.value
+    elif isinstance(proper, Instance) and proper.last_known_value is not None:
         value = proper.last_known_value.value
-        return value if isinstance(value, str) else None
-    return None
-
-
-def _marker_class(env: Env, marker: object) -> Type | None:
-    name = getattr(marker, "name", None)
-    if not isinstance(name, str):
+    if not isinstance(value, str) or (":" in value and value not in rule_set_names()):
         return None
-    found = marker_type(env.lookup, name)
-    return TypeType.make_normalized(found) if isinstance(found, Instance) else None
+    try:
+        get_rules(value)  # built-in (imported on first use) or already registered
+    except UnknownRulesError:
+        return None
+    except Exception as error:  # building a rule set of typing_pkg: a bug
+        error_unexpected(
+            ctx.api, ctx.context, f"building the {value!r} rules raised {type(error).__name__}: "
+            f"{error}"
+        )  # fmt: skip
+        return None
+    return value
+
+
+def _static_marker(ctx: FunctionContext, function: str, token: object) -> type[DType] | None:
+    """Return the marker a dtype-like token stands for; ``None`` if unknown or reported.
+
+    A string that is not a dtype makes the call fail at run time: that is
+    reported (``dtype-promotion``), as an undefined promotion is.
+    """
+    from typing_pkg.dtypelike import to_marker
+
+    if isinstance(token, str):
+        try:
+            marker = to_marker(token)
+        except Exception as error:  # TypeError, or NumPy's parser: the call raises it too
+            error_undefined_promotion(ctx.api, ctx.context, function, str(error))
+            return None
+    elif token is None:
+        return None
+    else:
+        marker = to_marker(token)  # a marker class or a Python scalar type: always one
+    return None if marker.abstract else marker  # a category: not known statically
+
+
+def _marker_class(env: Env, marker: type[DType], ctx: FunctionContext) -> Type:
+    found = env.marker(marker.name, ctx)
+    return ctx.default_return_type if found is None else TypeType.make_normalized(found)
 
 
 _SCALAR_VALUES: Final = {"py_bool": False, "py_int": 0, "py_float": 0.0, "py_complex": 0j}
@@ -399,36 +499,34 @@ _SCALAR_VALUES: Final = {"py_bool": False, "py_int": 0, "py_float": 0.0, "py_com
 
 def promote_types_callback(env: Env, ctx: FunctionContext) -> Type:
     """Type ``promote_types(a, b)`` as ``type[<promoted marker>]`` under its ``rules=``."""
-    from typing_pkg.dtypelike import to_marker
     from typing_pkg.promotion import PromotionError, promote_types
 
     rules = _rules_argument(ctx)
     if rules is None or len(ctx.arg_types) < 2:
         return ctx.default_return_type
-    tokens = []
+    markers: list[type[DType]] = []
     for formal in ctx.arg_types[:2]:
         if len(formal) != 1:
             return ctx.default_return_type
-        token = dtype_token(formal[0])
-        try:
-            marker = None if token is None else to_marker(token)
-        except (TypeError, ValueError):
+        marker = _static_marker(ctx, "promote_types", dtype_token(formal[0]))
+        if marker is None:
             return ctx.default_return_type
-        if marker is None or marker.abstract:
-            return ctx.default_return_type  # unknown, or a category (x.dtype of Array[floating])
-        tokens.append(marker)
+        markers.append(marker)
     try:
-        promoted = promote_types(tokens[0], tokens[1], rules=rules)
+        promoted = promote_types(markers[0], markers[1], rules=rules)
     except PromotionError as error:
         error_undefined_promotion(ctx.api, ctx.context, "promote_types", str(error))
         return ctx.default_return_type
-    except (TypeError, ValueError, KeyError):
+    except Exception as error:  # a rule set is code (maybe a user's): never crash mypy
+        error_unexpected(
+            ctx.api, ctx.context, f"promote_types({markers[0].name}, {markers[1].name}, "
+            f"rules={rules!r}) raised {type(error).__name__}: {error}",
+        )  # fmt: skip
         return ctx.default_return_type
-    found = _marker_class(env, promoted)
-    return ctx.default_return_type if found is None else found
+    return _marker_class(env, promoted, ctx)
 
 
-def _result_type_operand(item: Type) -> object | None:
+def _result_type_operand(ctx: FunctionContext, item: Type) -> object | None:
     """Return the run-time stand-in of one ``result_type`` argument (``None``: unknown)."""
     proper = get_proper_type(item)
     operand = classify(proper)
@@ -437,11 +535,7 @@ def _result_type_operand(item: Type) -> object | None:
             return _SCALAR_VALUES[operand.name]
         dtype = BY_NAME[operand.name]
         return None if dtype.abstract else dtype
-    token = dtype_token(proper)
-    marker = BY_NAME.get(getattr(token, "name", ""))
-    if marker is not None and marker is token and marker.abstract:
-        return None  # a category: not known statically
-    return token
+    return _static_marker(ctx, "result_type", dtype_token(proper))
 
 
 def result_type_callback(env: Env, ctx: FunctionContext) -> Type:
@@ -453,20 +547,26 @@ def result_type_callback(env: Env, ctx: FunctionContext) -> Type:
         return ctx.default_return_type
     if any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
         return ctx.default_return_type  # result_type(*xs): not known statically
-    operands = [_result_type_operand(t) for t in ctx.arg_types[0]]
-    if any(o is None for o in operands):
-        return ctx.default_return_type
+    operands = []
+    for item in ctx.arg_types[0]:
+        operand = _result_type_operand(ctx, item)
+        if operand is None:
+            return ctx.default_return_type
+        operands.append(operand)
     try:
         promoted = result_type(*operands, rules=rules)
     except PromotionError as error:
         error_undefined_promotion(ctx.api, ctx.context, "result_type", str(error))
         return ctx.default_return_type
-    except (TypeError, ValueError, KeyError):
+    except Exception as error:  # a rule set is code (maybe a user's): never crash mypy
+        error_unexpected(
+            ctx.api, ctx.context, f"result_type{tuple(operands)!r} under {rules!r} raised "
+            f"{type(error).__name__}: {error}",
+        )  # fmt: skip
         return ctx.default_return_type
     if promoted.abstract:
         return ctx.default_return_type
-    found = _marker_class(env, promoted)
-    return ctx.default_return_type if found is None else found
+    return _marker_class(env, promoted, ctx)
 
 
 # --------------------------------------------------------- signature hooks
@@ -554,7 +654,7 @@ def array_signature_callback(env: Env, reflected: bool, ctx: MethodSigContext) -
         return signature
     if _accepts(env, signature, ctx.args, ctx.api):
         return signature  # the common case: arrays, and the scalars the operator takes
-    array = array_info(receiver.type)
+    array = array_class(receiver.type)
     if array is None:
         return signature
     widened = _widening(env, ctx.api, array, reflected)
@@ -585,7 +685,7 @@ def scalar_signature_callback(ctx: MethodSigContext) -> FunctionLike:
     argument = _expression_type(ctx.api, ctx.args[0][0])
     if argument is None:
         return signature
-    arrays: list[Type] = [p for p in items(argument) if _is_array(p)]
+    arrays: list[Type] = [p for p in items(argument) if is_array(p)]
     if not arrays:
         return signature
     first = UnionType.make_union([signature.arg_types[0], *arrays])

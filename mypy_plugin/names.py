@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from typing_pkg.ops import ARITHMETIC, BINARY, BITWISE, INPLACE, SHIFT, SYMBOL, UNARY
+from typing_pkg.ops import ARITHMETIC, BINARY, BITWISE, INPLACE, SHIFT, UNARY
 
 __all__ = [
     "ARRAY",
@@ -22,7 +22,6 @@ __all__ = [
     "REFLECTED_METHODS",
     "RESULT_TYPE",
     "RULES_ARGUMENT",
-    "SYMBOL",
     "UNARY_METHODS",
 ]
 

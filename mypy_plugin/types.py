@@ -25,7 +25,7 @@ literal, a Python scalar type or a NumPy scalar type or dtype.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Final
 
 from mypy.maptype import map_instance_to_supertype
@@ -50,10 +50,12 @@ from typing_pkg.dtypes import BY_NAME
 __all__ = [
     "Lookup",
     "Operand",
-    "array_info",
-    "array_type",
+    "any_array",
+    "array_class",
+    "base_of",
     "classify",
     "dtype_token",
+    "is_array",
     "items",
     "marker_of",
     "marker_type",
@@ -93,12 +95,28 @@ def items(typ: Type) -> list[ProperType]:
     return [proper]
 
 
-def array_info(info: TypeInfo) -> TypeInfo | None:
-    """Return the ``Array`` class if ``info`` is ``Array`` or a subclass of it."""
+def base_of(info: TypeInfo, fullname: str) -> TypeInfo | None:
+    """Return the class ``fullname`` if it is ``info`` or one of its bases (``info.has_base``)."""
     for base in info.mro:
-        if base.fullname == names.ARRAY:
+        if base.fullname == fullname:
             return base
     return None
+
+
+def array_class(info: TypeInfo) -> TypeInfo | None:
+    """Return ``Array`` if ``info`` is ``Array`` or a subclass of it, else ``None``.
+
+    The one test of "is this one of our arrays?" (by ancestry): ``classify``,
+    ``is_array`` and the plugin's choice of hooks all ask it.
+    """
+    if info.fullname == names.ARRAY:  # the common case, before any search of the bases
+        return info
+    return base_of(info, names.ARRAY)
+
+
+def is_array(typ: ProperType) -> bool:
+    """Return whether ``typ`` (not a union) is an instance of ``Array`` or a subclass of it."""
+    return isinstance(typ, Instance) and array_class(typ.type) is not None
 
 
 _MARKER_PREFIX: Final = names.DTYPES_MODULE + "."
@@ -173,13 +191,6 @@ def _numpy_dtype_scalar(arg: Type) -> str | None:
     return None
 
 
-def _has_base(info: TypeInfo, fullname: str) -> TypeInfo | None:
-    for base in info.mro:
-        if base.fullname == fullname:
-            return base
-    return None
-
-
 def classify(typ: ProperType) -> Operand | None:
     """Return the operand ``typ`` (not a union) stands for, or ``None`` if it is not one."""
     if isinstance(typ, LiteralType):
@@ -191,10 +202,10 @@ def classify(typ: ProperType) -> Operand | None:
 
 def _classify_instance(original: ProperType, inst: Instance) -> Operand | None:
     info = inst.type
-    if info.fullname == names.ARRAY:  # the common case, before any search of the bases
+    array = array_class(info)
+    if array is info:  # Array itself: its own type argument
         name = _dtype_argument(inst.args[0]) if inst.args else None
         return Operand(original, name, info, True)
-    array = array_info(info)
     if array is not None:
         base = map_instance_to_supertype(inst, array)
         name = _dtype_argument(base.args[0]) if base.args else None
@@ -202,7 +213,7 @@ def _classify_instance(original: ProperType, inst: Instance) -> Operand | None:
     if info.fullname.startswith("builtins."):
         kind = names.BUILTIN_SCALARS.get(info.fullname)
         return None if kind is None else Operand(original, kind, None, False)
-    ndarray = _has_base(info, names.NUMPY_NDARRAY)
+    ndarray = base_of(info, names.NUMPY_NDARRAY)
     if ndarray is not None:
         mapped = map_instance_to_supertype(inst, ndarray)
         name = None
@@ -211,10 +222,10 @@ def _classify_instance(original: ProperType, inst: Instance) -> Operand | None:
             if isinstance(dtype, Instance) and dtype.type.fullname == names.NUMPY_DTYPE:
                 name = _numpy_dtype_scalar(dtype.args[0]) if dtype.args else None
         return Operand(original, name, None, True)
-    if _has_base(info, names.NUMPY_GENERIC) is not None:
+    if base_of(info, names.NUMPY_GENERIC) is not None:
         return Operand(original, numpy_scalar(inst), None, False)
     for fullname, kind in names.BUILTIN_SCALARS.items():  # subclasses (IntEnum, …)
-        if _has_base(info, fullname) is not None:
+        if base_of(info, fullname) is not None:
             return Operand(original, kind, None, False)
     return None
 
@@ -268,28 +279,20 @@ def _class_token(info: TypeInfo) -> object | None:
         return python
     if info.fullname.startswith("numpy."):
         return None  # a NumPy class used without its bit width (np.floating)
-    if any(b.fullname == names.DTYPE_ROOT for b in info.mro):
+    if base_of(info, names.DTYPE_ROOT) is not None:
         marker = marker_of(info)
         return None if marker is None else BY_NAME[marker]
     return None
 
 
-def marker_type(lookup: Lookup, name: str | None) -> Instance | AnyType:
-    """Return the marker ``name`` as a type argument (``Any`` when unknown or not found)."""
-    if name is not None:
-        node = lookup(f"{names.DTYPES_MODULE}.{name}")
-        if node is not None and isinstance(node.node, TypeInfo):
-            return Instance(node.node, [])
-    return AnyType(TypeOfAny.special_form)
+def marker_type(lookup: Lookup, name: str) -> Instance | None:
+    """Return the marker class ``name`` as a type, ``None`` if the build does not define it."""
+    node = lookup(f"{names.DTYPES_MODULE}.{name}")
+    if node is not None and isinstance(node.node, TypeInfo):
+        return Instance(node.node, [])
+    return None
 
 
-def array_type(array: TypeInfo, lookup: Lookup, name: str | None) -> Instance:
-    """Return ``Array[name]`` (``Array[Any]`` when ``name`` is ``None``)."""
-    return Instance(array, [marker_type(lookup, name)])
-
-
-def iter_arrays(operands: list[Operand | None]) -> Iterator[TypeInfo]:
-    """Yield the ``Array`` class of every operand that is one of our arrays."""
-    for operand in operands:
-        if operand is not None and operand.array is not None:
-            yield operand.array
+def any_array(array: TypeInfo) -> Instance:
+    """Return ``Array[Any]`` (of the class ``array``)."""
+    return Instance(array, [AnyType(TypeOfAny.special_form)])

@@ -577,6 +577,34 @@ def test_verify_reports_counter_examples(
     assert out.splitlines()[-1] == "some laws do not hold"
 
 
+def test_verify_names_a_broken_lattice_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The LatticeError says "not a lattice" itself: verify does not say it again."""
+    (tmp_path / "cli_broken_rules.py").write_text(
+        "from typing_pkg.rules.custom import LatticeRules\n"
+        "RULES = LatticeRules('broken', {'int8': ('int16',), 'int16': ('int8',)})\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, _ = run(capsys, "verify", "--rules", "cli_broken_rules:RULES")
+    cycle = "int8 and int16 lie on a cycle (int8 -> int16 -> int8)"
+    assert (status, out) == (1, f"rules: cli_broken_rules:RULES\nnot a lattice: {cycle}\n")
+
+    import typing_pkg.cli
+    from typing_pkg.lattice import LatticeError
+
+    def broken(name: str) -> RuleSet:
+        if name == "numpy":
+            raise LatticeError(f"not a lattice: {cycle}")
+        return get_rules(name)
+
+    monkeypatch.setattr(typing_pkg.cli, "get_rules", broken)
+    status, out, _ = run(capsys, "verify")
+    [line] = [line for line in out.splitlines() if line.split()[0] == "numpy"]
+    assert status == 1
+    assert line.split(maxsplit=2)[1:] == ["FAIL", f"not a lattice: {cycle}"]
+
+
 def test_verify_every_rule_set() -> None:
     done = run_module("verify")
     lines = done.stdout.splitlines()

@@ -1,8 +1,11 @@
-"""The plugin's configuration: both file forms, bad values, and mypy's cache.
+"""The plugin's configuration: both file forms, mistakes, mypy's cache and the daemon.
 
-Plain mypy runs (pytest-mypy-plugins drops ``[tool.*]`` tables other than
-mypy's, so the TOML form is tested here): in a subprocess where the exit
-status and stderr matter, in this process otherwise.
+Every mistake (a rule set that is not one, a misspelt section or option, a
+custom rule set that fails to import or build) is one ``mypy: error:`` line
+and exit status 2.  Plain mypy runs (pytest-mypy-plugins drops ``[tool.*]``
+tables other than mypy's, so the TOML form is tested here): in a subprocess
+where the exit status and stderr matter, in this process otherwise; ``dmypy``
+in a subprocess, with the configuration changed between runs.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from mypy.options import Options
 from plugin_harness import ROOT, parse, run_mypy, write_config
 
-from mypy_plugin.config import PluginConfig, fingerprint
+import mypy_plugin
+from mypy_plugin.config import ConfigError, PluginConfig, fingerprint
 from typing_pkg.rules import get_rules, names, unregister
 
 PROGRAM = """\
@@ -46,27 +51,59 @@ def _revealed(out: str) -> list[str | None]:
     return [found[line].revealed if line in found else None for line in (6, 7, 8)]
 
 
+INI = "[mypy]\nplugins = mypy_plugin\n\n"
+TOML = '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n'
+NOT_READ = "is not read by the typing_pkg plugin; did you mean"
+CYCLE = 'LatticeRules("bad", {"int8": ("int16",), "int16": ("int8",)})'
+
+
 @pytest.mark.parametrize(
     ("file", "text", "message"),
     [
         (
             "mypy.ini",
-            "[mypy]\nplugins = mypy_plugin\n\n[typing_pkg]\npromotion = jaxx\n",
-            f'[typing_pkg] promotion = "jaxx" is not a rule set; valid names: {VALID}',
+            INI + "[typing_pkg]\npromotion = jaxx\n",
+            f'[typing_pkg] promotion = "jaxx" is not a rule set (did you mean "jax"?); '
+            f"valid names: {VALID}",
+        ),
+        (
+            "mypy.ini",
+            INI + "[typing_pkg]\npromotion = JAX\n",
+            f'[typing_pkg] promotion = "JAX" is not a rule set (did you mean "jax"?); '
+            f"valid names: {VALID}",
+        ),
+        (
+            "mypy.ini",
+            INI + "[typing_pkg]\npromotion = tpu\n",
+            f'[typing_pkg] promotion = "tpu" is not a rule set; valid names: {VALID}',
         ),
         (
             "pyproject.toml",
-            '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n[tool.typing_pkg]\npromotion = "jaxx"\n',
-            f'[tool.typing_pkg] promotion = "jaxx" is not a rule set; valid names: {VALID}',
+            TOML + '[tool.typing_pkg]\npromotion = "array_api"\n',
+            '[tool.typing_pkg] promotion = "array_api" is not a rule set (did you mean '
+            f'"array-api"?); valid names: {VALID}',
         ),
         (
             "pyproject.toml",
-            '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n[tool.typing_pkg]\npromotion = 3\n',
+            TOML + "[tool.typing_pkg]\npromotion = 3\n",
             '[tool.typing_pkg] promotion must be a string such as "jax", got 3',
         ),
+        # An option the plugin does not have.
+        (
+            "mypy.ini",
+            INI + "[typing_pkg]\npromotions = numpy\n",
+            '[typing_pkg] in mypy.ini: unknown option "promotions" (did you mean "promotion"?); '
+            'the only option is "promotion"',
+        ),
+        (
+            "pyproject.toml",
+            TOML + '[tool.typing_pkg]\nrules = "numpy"\n',
+            '[tool.typing_pkg] in pyproject.toml: unknown option "rules"; '
+            'the only option is "promotion"',
+        ),
     ],
-)
-def test_a_bad_rule_set_stops_mypy_with_one_line(
+)  # fmt: skip
+def test_a_bad_configuration_stops_mypy_with_one_line(
     tmp_path: Path, file: str, text: str, message: str
 ) -> None:
     (tmp_path / file).write_text(text)
@@ -75,6 +112,121 @@ def test_a_bad_rule_set_stops_mypy_with_one_line(
     assert done.returncode == 2
     assert done.stderr == f"mypy: error: {message}\n"
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("file", "section", "meant"),
+    [
+        ("mypy.ini", "[typing-pkg]", "[typing_pkg]"),
+        ("mypy.ini", "[typing_pkg ]", "[typing_pkg]"),
+        ("setup.cfg", "[Typing_Pkg]", "[typing_pkg]"),
+        ("setup.cfg", "[tool.typing_pkg]", "[typing_pkg]"),
+        ("setup.cfg", "[tool:typing-pkg]", "[typing_pkg]"),
+        ("pyproject.toml", "[tool.typing-pkg]", "[tool.typing_pkg]"),
+        ("pyproject.toml", "[tool.typingpkg]", "[tool.typing_pkg]"),
+        ("pyproject.toml", "[tool.typing_pkgs]", "[tool.typing_pkg]"),
+        ("pyproject.toml", "[typing_pkg]", "[tool.typing_pkg]"),
+    ],
+)
+def test_a_misspelt_section_stops_mypy_with_one_line(
+    tmp_path: Path, file: str, section: str, meant: str
+) -> None:
+    """mypy never reads these: the rules would silently be the default ones."""
+    value = '"numpy"' if file.endswith(".toml") else "numpy"
+    header = TOML if file.endswith(".toml") else INI
+    (tmp_path / file).write_text(f"{header}{section}\npromotion = {value}\n")
+    (tmp_path / "demo.py").write_text(PROGRAM)
+    done = _cli(tmp_path, "--config-file", file, "--no-incremental", "demo.py")
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
+    assert done.stderr == f"mypy: error: {section} in {file} {NOT_READ} {meant}?\n"
+
+
+@pytest.mark.parametrize(
+    ("module", "message"),
+    [
+        (
+            f"from typing_pkg.rules.custom import LatticeRules\nRULES = {CYCLE}\n",
+            "cannot load the rule set: LatticeError: not a lattice: int8 and int16 lie on a "
+            "cycle (int8 -> int16 -> int8) (raised at {path}:2)",
+        ),
+        (
+            "from typing_pkg.rules.custom import LatticeRules\n"
+            'RULES = LatticeRules("bad", [("int8", "int16")])\n',
+            "cannot load the rule set: LatticeError: not a lattice of dtypes: the edges must be "
+            "a mapping from each marker name to the names immediately above it (such as "
+            "{{'int8': ('int16',), 'int16': ()}}), not a list (raised at {path}:2)",
+        ),
+        (
+            "from typing_pkg.rules.custom import LatticeRules\n"
+            'RULES = LatticeRules("bad", {"int8": ("flaot32",)})\n',
+            "cannot load the rule set: LatticeError: not a lattice of dtypes: 'flaot32' (did you "
+            "mean 'float32'?) is not a marker (raised at {path}:2)",
+        ),
+        (
+            "import math\nRULES = math.floor(1 / 0)\n",
+            "cannot load the rule set: ZeroDivisionError: division by zero (raised at {path}:2)",
+        ),
+        (
+            "import sys\nsys.exit(3)\n",
+            "cannot load the rule set: it called sys.exit(3) (raised at {path}:2)",
+        ),
+        (
+            "from typing_pkg.rules.custom import LatticeRules\n"
+            'RULE = LatticeRules("fine", {"int8": ("int16",)})\n',
+            "cannot load rule set 'myrules:RULES': module 'myrules' has no attribute 'RULES' "
+            "(did you mean 'RULE'?)",
+        ),
+    ],
+)  # fmt: skip
+def test_a_custom_rule_set_that_fails_stops_mypy_with_one_line(
+    tmp_path: Path, module: str, message: str
+) -> None:
+    """Whatever importing or building the user's rule set raises: one line, never a crash."""
+    (tmp_path / "myrules.py").write_text(module)
+    (tmp_path / "mypy.ini").write_text(INI + "[typing_pkg]\npromotion = myrules:RULES\n")
+    (tmp_path / "demo.py").write_text(PROGRAM)
+    done = _cli(tmp_path, "--config-file", "mypy.ini", "--no-incremental", "demo.py")
+    setting = '[typing_pkg] promotion = "myrules:RULES"'
+    expected = message.format(path=tmp_path / "myrules.py")
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
+    assert done.stderr == f"mypy: error: {setting}: {expected}\n"
+
+
+def test_a_rule_set_the_plugin_cannot_use_is_refused(tmp_path: Path) -> None:
+    """A user's RuleSet subclass naming types that are not markers (the plugin builds types)."""
+    (tmp_path / "myrules.py").write_text(
+        "from typing_pkg.rules.custom import LatticeRules\n"
+        "RULES = LatticeRules('odd', {'int8': ()})\n"
+        "RULES.array_types = ('int8', 'int9')\n"
+    )
+    ini = tmp_path / "mypy.ini"
+    ini.write_text(INI + "[typing_pkg]\npromotion = myrules:RULES\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(ConfigError) as raised:
+            PluginConfig.from_file(str(ini)).load_rules()
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("myrules", None)
+        for name in ("myrules:RULES", "odd"):
+            unregister(name)
+    assert str(raised.value) == (
+        '[typing_pkg] promotion = "myrules:RULES": the rule set is not usable: '
+        "its array_types name 'int9', not markers"
+    )
+
+
+def test_the_section_of_another_tool_is_not_mistaken_for_ours(tmp_path: Path) -> None:
+    ini = tmp_path / "setup.cfg"
+    ini.write_text(
+        "[mypy]\nplugins = mypy_plugin\n\n[mypy-typing_pkg.*]\nignore_errors = True\n\n"
+        "[typing]\nx = 1\n\n[tool:pytest]\naddopts = -q\n\n[DEFAULT]\npromotions = 1\n\n"
+        "[typing_pkg]\npromotion = numpy\n"
+    )
+    assert PluginConfig.from_file(str(ini)).promotion == "numpy"
+    toml = tmp_path / "pyproject.toml"
+    toml.write_text('[tool.mypy]\nplugins = ["mypy_plugin"]\n[tool.typing]\nx = 1\n')
+    assert PluginConfig.from_file(str(toml)).promotion == "jax"
 
 
 def test_pyproject_form_selects_the_rules(tmp_path: Path) -> None:
@@ -100,6 +252,7 @@ def test_ini_form_reads_inline_comments_and_defaults_to_jax(tmp_path: Path) -> N
     assert PluginConfig.from_file(None).promotion == "jax"
 
 
+@pytest.mark.slow
 def test_cache_cold_warm_changed_and_daemon(tmp_path: Path) -> None:
     """A warm run and dmypy match a cold run; changing the rules re-checks."""
     source = tmp_path / "demo.py"
@@ -143,6 +296,68 @@ def _cli_daemon(directory: Path, command: list[str]) -> str:
     return done.stdout.removeprefix("Daemon started\n")
 
 
+def _dmypy_run(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    status = directory / "dmypy.json"
+    return subprocess.run(
+        [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *args],
+        cwd=directory, capture_output=True, text=True, check=False, timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(directory)])},
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+def test_dmypy_run_restarts_when_the_rules_change(tmp_path: Path) -> None:
+    """``dmypy run`` builds the plugin again: new rules (or new rules' sources) restart it."""
+    (tmp_path / "demo.py").write_text(PROGRAM)
+    (tmp_path / "myrules.py").write_text(RULES_MODULE.format(top=""))
+    config = tmp_path / "mypy.ini"
+    run = ("run", "--", "--config-file", str(config), "--no-error-summary", "demo.py")
+
+    def check(promotion: str) -> tuple[str, list[str | None]]:
+        write_config(tmp_path, promotion)
+        done = _dmypy_run(tmp_path, *run)
+        assert done.returncode in (0, 1) and not done.stderr, done.stdout + done.stderr
+        restarted = "Restarting: plugins changed" if "Restarting" in done.stdout else ""
+        return restarted, _revealed(done.stdout)
+
+    f32, f64, i16, f16 = (
+        f"typing_pkg.typing.Array[typing_pkg.dtypes.{t}]"
+        for t in ("float32", "float64", "int16", "float16")
+    )
+    try:
+        assert check("jax") == ("", [f32, i16, f16])
+        assert check("numpy") == ("Restarting: plugins changed", [f64, i16, f16])
+        assert check("numpy") == ("", [f64, i16, f16])
+        write_config(tmp_path, "nump")
+        bad = _dmypy_run(tmp_path, *run)
+        assert (bad.returncode, bad.stdout) == (2, "")
+        assert bad.stderr.startswith('mypy: error: [typing_pkg] promotion = "nump" is not a rule')
+        assert len(bad.stderr.splitlines()) == 1
+        assert check("numpy") == ("", [f64, i16, f16])  # the daemon lived on
+        restarted, revealed = check("myrules:RULES")
+        assert restarted and revealed[2] == "Any"  # int8 + float16: no path in this lattice
+        (tmp_path / "myrules.py").write_text(RULES_MODULE.format(top='"float16",'))
+        restarted, revealed = check("myrules:RULES")
+        assert restarted and revealed[2] == f16
+    finally:
+        _dmypy_run(tmp_path, "stop")
+
+
+def test_the_version_mypy_records_changes_only_in_a_daemon_built_with_other_rules() -> None:
+    """What ``dmypy run`` compares: a plain run always records the release (its cache lives)."""
+    plain, daemon = Options(), Options()
+    daemon.fine_grained_incremental = True
+    release = mypy_plugin.__version__
+    try:
+        assert mypy_plugin._snapshot_version(plain, "a") == release
+        assert mypy_plugin._snapshot_version(plain, "b") == release
+        assert mypy_plugin._snapshot_version(daemon, "a") == release  # the daemon's build
+        assert mypy_plugin._snapshot_version(plain, "a") == release  # dmypy run, same rules
+        assert mypy_plugin._snapshot_version(plain, "b") == f"{release}+rules.b"
+    finally:
+        mypy_plugin._daemon_rules = None
+
+
 RULES_MODULE = """\
 from typing_pkg.rules.custom import LatticeRules
 
@@ -179,6 +394,8 @@ def test_a_change_to_the_rules_source_rechecks(tmp_path: Path) -> None:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("myrules", None)
         shutil.rmtree(package)
+        for name in ("myrules:RULES", "fingerprinted"):
+            unregister(name)  # the second run registered them again
     assert _revealed(after)[2] == "typing_pkg.typing.Array[typing_pkg.dtypes.float16]"
 
 
