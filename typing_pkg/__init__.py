@@ -13,6 +13,8 @@ the typing module's ``Array``, ``ArrayLike``, ``DTypeLike``, ``ShapeLike`` and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from typing_pkg.dtypes import (
     DType,
     bcomplex32,
@@ -64,7 +66,21 @@ from typing_pkg.dtypes import (
 from typing_pkg.promotion import PromotionError, promote_types, result_type
 from typing_pkg.typing import Array, ArrayLike, DTypeLike, Shape, ShapeLike
 
+if TYPE_CHECKING:
+    from typing_pkg.api import result_dtype
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """Load ``result_dtype`` (and the JAX function table behind it) on first use."""
+    if name == "result_dtype":
+        from typing_pkg.api import result_dtype
+
+        globals()["result_dtype"] = result_dtype
+        return result_dtype
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Array",
@@ -108,6 +124,7 @@ __all__ = [
     "integer",
     "number",
     "promote_types",
+    "result_dtype",
     "result_type",
     "signedinteger",
     "uint1",

@@ -8,11 +8,12 @@ Subcommands (the rules default to ``jax``; ``--rules`` takes any name that
     typing-pkg table --format markdown               # the promotion table
     typing-pkg table --op truediv --only bool_,int8,uint8,float16
     typing-pkg table --format html --highlight numpy # JAX's page: cells unlike NumPy's
-    typing-pkg diff jax jax-x32                      # cells where two rule sets differ
+    typing-pkg diff jax jax-x64                      # cells where two rule sets differ
     typing-pkg lattice --format svg --output lattice.svg
     typing-pkg lattice --format svg --engine builtin  # no Graphviz: same bytes everywhere
     typing-pkg verify                                # the lattice laws, every rule set
     typing-pkg stubs --check
+    typing-pkg explain jnp.mean int8                 # float32: a JAX function's result
 
 Dtypes are given by marker name (``float32``, ``weak_int``), by a code of
 JAX's table (``f4``, ``i*``, ``bf``) or by any name NumPy knows.  Operators
@@ -277,7 +278,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         try:
             rules = get_rules(args.rules)
         except LatticeError as error:
-            print(f"rules: {args.rules}\nnot a lattice: {error}")
+            print(f"rules: {args.rules}\n{error}")  # the error says "not a lattice"
             return 1
         except (UnknownRulesError, ImportError):
             rules = _rules(args.rules)  # raises the usage error
@@ -290,7 +291,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         try:
             rules = get_rules(name)
         except LatticeError as error:
-            print(f"{name:<{width}}  FAIL  not a lattice: {error}")
+            print(f"{name:<{width}}  FAIL  {error}")
             status = 1
             continue
         except ImportError as error:
@@ -306,22 +307,81 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def _cmd_stubs(args: argparse.Namespace) -> int:
     from typing_pkg import stubgen
 
-    root = Path(args.dir) if args.dir else stubgen.stubs_dir()
+    rules = _rules(args.rules)
+    checkout = stubgen.in_checkout()
+    root = stubgen.stubs_dir() if args.out is None else Path(args.out)
+    if args.out is None and not args.check:
+        if not checkout:  # the default would be site-packages: the wheel's own files
+            raise UsageError(
+                "typing_pkg is installed, not run from its source checkout: give the "
+                "directory to write the stubs to with --out DIR (the installed stub "
+                f"package is {root / stubgen.PACKAGE})"
+            )
+        if rules.name != DEFAULT:
+            raise UsageError(
+                f"stubs/ holds the stubs of the {DEFAULT} rules, which the wheel ships: "
+                f"give the directory for the {rules.name} ones with --out DIR"
+            )
     if args.check:
-        stale = stubgen.check(root)
+        stale = stubgen.check(root, rules)
         for found in stale:
             sys.stderr.write(found.diff)
         if stale:
+            if args.out is None and not checkout and rules.name == DEFAULT:
+                fix = "reinstall typing_pkg"
+            else:
+                options = "" if rules.name == DEFAULT else f" --rules {args.rules}"
+                options += "" if args.out is None and checkout else f" --out {root}"
+                fix = f"regenerate them with: python -m typing_pkg stubs{options}"
             print(
-                f"{len(stale)} generated stub file(s) under {root} are stale; "
-                "regenerate them with: python -m typing_pkg stubs",
+                f"{len(stale)} generated stub file(s) under {root} are stale; {fix}",
                 file=sys.stderr,
             )
             return 1
         _write(f"the stubs under {root} are fresh")
         return 0
-    for path in stubgen.write(root):
+    try:
+        written = stubgen.write(root, rules)
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the stubs under {root}: {error.strerror or error}"
+        ) from None
+    for path in written:
         _write(f"wrote {path}")
+    return 0
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from typing_pkg.api import UnknownFunctionError, explain
+    from typing_pkg.api.kinds import NotArray, Unknown
+    from typing_pkg.rules import Undefined
+
+    rules = _rules(args.rules)
+    options: dict[str, object] = {}
+    if args.dtype is not None:
+        options["dtype"] = _dtype(args.dtype)
+    for item in args.option or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        flags = {"true": True, "false": False}
+        options[name] = flags[value.lower()] if value.lower() in flags else _dtype(value)
+    dtypes = [d if d.startswith("py_") else _dtype(d) for d in args.dtypes]
+    try:
+        found = explain(args.function, *dtypes, rules=rules, **options)
+    except (UnknownFunctionError, TypeError, ValueError) as error:
+        raise UsageError(str(error).strip("'\"")) from None
+    if args.verbose:
+        print(f"{found.function}: {found.kind.kind}: {found.kind.describe()}")
+    outcomes = found.result if isinstance(found.result, tuple) else (found.result,)
+    refused = [o for o in outcomes if isinstance(o, Undefined | NotArray)]
+    if refused:
+        reason = refused[0]
+        what = "not an array" if isinstance(reason, NotArray) else "undefined"
+        print(f"{what}: {found.function}: {reason.reason}", file=sys.stderr)
+        return 1
+    shown = [f"unknown ({o.reason})" if isinstance(o, Unknown) else str(o) for o in outcomes]
+    _write(", ".join(shown))
     return 0
 
 
@@ -413,10 +473,38 @@ def _parser(prog: str) -> _Parser:
     )
     p.set_defaults(run=_cmd_verify)
 
+    p = commands.add_parser(
+        "explain", help="print the result dtype of a JAX function for argument dtypes"
+    )
+    p.add_argument("function", metavar="FUNCTION", help="jnp.mean, lax.exp, Array.sum, …")
+    p.add_argument(
+        "dtypes",
+        metavar="DTYPE",
+        nargs="*",
+        help="the dtype of each array argument, in order (py_int, py_float: a Python scalar)",
+    )
+    p.add_argument("--rules", default=DEFAULT, help=rules_help)
+    p.add_argument("--dtype", metavar="D", help="the function's dtype= argument")
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="another option: promote_integers=false, preferred_element_type=float32, …",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="also print the table entry")
+    p.set_defaults(run=_cmd_explain)
+
     p = commands.add_parser("stubs", help="regenerate the .pyi stubs (or --check them)")
     p.add_argument("--check", action="store_true", help="fail if the stubs are out of date")
+    p.add_argument("--rules", default=DEFAULT, help=f"the stubs' {rules_help}")
     p.add_argument(
-        "--dir", metavar="DIR", help="the stubs directory (default: stubs/ beside the package)"
+        "--out",
+        "--dir",
+        dest="out",
+        metavar="DIR",
+        help="the directory that holds typing_pkg-stubs (default: stubs/ in a source "
+        "checkout; for an installed typing_pkg, --check reads its own stub package "
+        "and writing needs --out)",
     )
     p.set_defaults(run=_cmd_stubs)
     return parser

@@ -105,6 +105,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,6 +122,7 @@ __all__ = [
     "check",
     "encode",
     "generate",
+    "in_checkout",
     "stubs_dir",
     "write",
 ]
@@ -152,9 +154,28 @@ class _Abstract(Protocol):
 '''
 
 
+def in_checkout() -> bool:
+    """Return whether ``typing_pkg`` runs from its source checkout rather than an installed copy.
+
+    A checkout is recognised by the ``pyproject.toml`` beside ``typing_pkg/``
+    that names this project; an editable install runs from the checkout too.
+    """
+    try:
+        with (_SOURCE.parent / "pyproject.toml").open("rb") as file:
+            name: object = tomllib.load(file).get("project", {}).get("name")
+    except (OSError, tomllib.TOMLDecodeError, AttributeError):
+        return False
+    return name == "typing_pkg"
+
+
 def stubs_dir() -> Path:
-    """Return the directory that holds the stub package (``stubs/`` beside ``typing_pkg``)."""
-    return _SOURCE.parent / "stubs"
+    """Return the directory that holds the stub package the checkers read.
+
+    In a source checkout, ``stubs/`` beside ``typing_pkg/``; in an installed
+    copy, the directory ``typing_pkg`` is installed in (``site-packages``),
+    where the wheel puts ``typing_pkg-stubs`` beside it.
+    """
+    return _SOURCE.parent / "stubs" if in_checkout() else _SOURCE.parent
 
 
 def _header(rules: RuleSet) -> str:
@@ -681,8 +702,15 @@ class StaleStub:
 
 
 def write(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Path]:
-    """Write the stub package under ``root`` (default ``stubs/``); return the files written."""
-    root = stubs_dir() if root is None else root
+    """Write the stub package under ``root`` (default ``stubs/``); return the files written.
+
+    An installed copy has no default: its stub package came with the wheel,
+    and its files in ``site-packages`` belong to the installer.
+    """
+    if root is None:
+        if not in_checkout():
+            raise ValueError("typing_pkg is installed, not a source checkout: give a directory")
+        root = stubs_dir()
     written: list[Path] = []
     files = generate(rules)
     package = root / PACKAGE

@@ -1,0 +1,356 @@
+"""Comparing the function table with the function truth, cell by cell.
+
+Each cell of ``truth/api/<rules>.csv`` (see :mod:`tools.conformance.functions`
+for its columns) is turned back into a :class:`typing_pkg.api.kinds.Call`,
+the table's kind computes its result under the rule set, and the cell falls
+into one of the classes of :mod:`tools.conformance.compare` (``exact``,
+``refused``, ``failed``, ``excepted``, ``mismatch``).  A weakly typed JAX
+result must be the rules' weak marker (whose run-time dtype is the rule
+set's ``weak_dtypes`` entry); a weakly typed bool is ``bool_``.
+
+Where JAX fails for a reason that is not its dtype semantics, the cell must be
+covered by a named exception of :data:`FUNCTION_FAILURES`, with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from tools.conformance.compare import Mismatch, Report
+from tools.conformance.known_failures import KnownFailure
+from tools.conformance.truthfile import Cell
+from typing_pkg.api import RULES_OF_CONFIG, table
+from typing_pkg.api.kinds import Call, Env, Kind, Operand, Outcome, Param, Result, Unknown
+from typing_pkg.dtypes import BY_NAME
+from typing_pkg.rules import RuleSet, Undefined, get_rules
+
+__all__ = [
+    "FUNCTION_FAILURES",
+    "FunctionFailure",
+    "FunctionMismatch",
+    "call_of",
+    "compare_functions",
+    "expected",
+]
+
+_PY_TYPES: Final = {
+    "bool": "bool_",
+    "int": "weak_int",
+    "float": "weak_float",
+    "complex": "weak_complex",
+}
+
+
+@dataclass(frozen=True)
+class FunctionFailure(KnownFailure):
+    """Cells where JAX fails although the dtype semantics define a result, and why.
+
+    A named exception of the operator truth (``KnownFailure``) whose cells are
+    function calls: ``functions`` names them (full names, or prefixes ending in
+    ``.``) and ``operands`` the dtypes of which one must be an argument's.
+    """
+
+    functions: frozenset[str] = frozenset()
+    """Full names (or prefixes ending in ``.``) of the functions concerned."""
+
+    def covers(self, rules: str, cell: Cell) -> bool:
+        """Return whether this entry explains the failure recorded in ``cell``."""
+        name = _base(cell.op)
+        dtypes = {*_operands(cell), *(v.strip("'") for v in _options(cell))}
+        return (
+            rules in self.rules
+            and cell.error_kind == self.kind
+            and any(name == f or (f.endswith(".") and name.startswith(f)) for f in self.functions)
+            and (self.operands is None or bool(dtypes & self.operands))
+            and re.search(self.message, cell.error or "") is not None
+        )
+
+
+_ALL: Final = frozenset(RULES_OF_CONFIG.values())
+_NARROW_INTS: Final = frozenset({"int1", "int2", "int4", "uint1", "uint2", "uint4"})
+_NARROW_FLOATS: Final = frozenset(
+    {
+        "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
+        "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+        "float8_e5m2fnuz", "float8_e8m0fnu",
+    }
+)  # fmt: skip
+_EVERY_FUNCTION: Final = frozenset({"jax."})
+
+FUNCTION_FAILURES: Final[tuple[FunctionFailure, ...]] = (
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "JAX's integer helpers (iinfo, the integer power's bit-width table) have no "
+            "entry for the 1-, 2- and 4-bit integers: a function that asks for one fails "
+            "inside JAX although the dtype semantics define its result"
+        ),
+        message=r"Invalid integer data type",
+        functions=_EVERY_FUNCTION,
+        operands=_NARROW_INTS,
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "constants of the computation (frequencies, 180/pi) are converted to the input's "
+            "1- or 2-bit integer type, whose range they overflow: a value effect"
+        ),
+        message=r"OverflowError: out of range value cannot be converted",
+        functions=_EVERY_FUNCTION,
+        operands=_NARROW_INTS,
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "jnp.signbit (behind copysign and spacing) is implemented for 16-, 32- and "
+            "64-bit floats only"
+        ),
+        message=r"signbit only supports 16, 32, and 64-bit types",
+        functions=_EVERY_FUNCTION,
+        operands=_NARROW_FLOATS,
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "the dot products pass the promoted type as preferred_element_type to "
+            "lax.dot_general, which rejects it when a weakly typed operand is wider "
+            "(as for the @ operator, see tools/conformance/known_failures.py)"
+        ),
+        message=r"preferred_element_type. must not be narrower",
+        functions=frozenset(
+            {
+                "jax.numpy.dot",
+                "jax.numpy.matmul",
+                "jax.numpy.inner",
+                "jax.numpy.vdot",
+                "jax.numpy.tensordot",
+                "jax.numpy.vecdot",
+                "jax.numpy.matvec",
+                "jax.numpy.vecmat",
+                "jax.numpy.linalg.",
+                "jax.Array.dot",
+                "jax.numpy.einsum",
+                "jax.nn.dot_product_attention",
+            }
+        ),
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="shape",
+        reason=(
+            "a bitcast between types of different widths needs a last axis of the ratio "
+            "of the widths (a shape requirement): one recorded shape cannot fit every pair"
+        ),
+        message=r"Attempting to convert array of shape|When changing to a larger dtype",
+        functions=frozenset({"jax.lax.bitcast_convert_type", "jax.Array.view"}),
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "frexp (behind ldexp) looks the float type's exponent and mantissa widths up "
+            "in a table without the narrow (4-, 6- and 8-bit) floats"
+        ),
+        message=r"KeyError: [468]$",
+        functions=frozenset({"jax.numpy.ldexp"}),
+        operands=_NARROW_FLOATS,
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "NumPy's fromstring cannot parse the ml_dtypes types narrower than a byte "
+            "(the dtype itself is accepted)"
+        ),
+        message=r"don't know how to read character strings",
+        functions=frozenset({"jax.numpy.fromstring"}),
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
+            "convert_element_type of a Python complex scalar to a real dtype calls "
+            "Python's float() on it, which refuses complex numbers (a value conversion)"
+        ),
+        message=r"float\(\) argument must be a string or a real number, not 'complex'",
+        functions=frozenset({"jax.lax.convert_element_type"}),
+    ),
+)
+"""Every named exception, with its reason."""
+
+
+@dataclass(frozen=True)
+class FunctionMismatch(Mismatch):
+    """A cell where the table and JAX disagree, printed as the call."""
+
+    def __str__(self) -> str:
+        c = self.cell
+        options = f", {c.right}" if c.right else ""
+        weak = "*" if c.weak else ""
+        library = f"{c.result}{weak}" if c.error_kind is None else f"{c.error_kind}: {c.error}"
+        return f"{c.op}({c.left}{options}): jax {library}; rules {self.rules_say} ({self.why})"
+
+
+def _parameters(kind: Kind) -> list[Param]:
+    found = list(kind.parameters)
+    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
+        if isinstance(sub, Kind):
+            found += _parameters(sub)
+    for sub in getattr(kind, "outputs", ()):
+        found += _parameters(sub)
+    return found
+
+
+def _read_elsewhere(kind: Kind) -> set[str]:
+    """Parameters a kind reads beyond its array parameters (``check``, ``requires``)."""
+    found = set(getattr(kind, "check", ()))
+    found |= {name for name, _ in getattr(kind, "requires", ())}
+    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
+        if isinstance(sub, Kind):
+            found |= _read_elsewhere(sub)
+    for sub in getattr(kind, "outputs", ()):
+        found |= _read_elsewhere(sub)
+    return found
+
+
+def _base(op: str) -> str:
+    return op.partition("[")[0]
+
+
+def _index(op: str) -> int | None:
+    _, bracket, rest = op.partition("[")
+    return int(rest.rstrip("]")) if bracket else None
+
+
+def _options(cell: Cell) -> list[str]:
+    return [item.partition("=")[2] for item in cell.right.split()]
+
+
+def _operands(cell: Cell) -> list[str]:
+    return [t for item in cell.left.split() for t in item.partition("=")[2].split(",")]
+
+
+def call_of(kind: Kind, cell: Cell) -> Call:
+    """Return the call a cell records (operands by parameter name, options parsed)."""
+    return _call(_base(cell.op), cell, {p.name for p in kind.parameters if p.sequence})
+
+
+def _call(name: str, cell: Cell, sequences: set[str]) -> Call:
+    args: dict[str, Operand] = {}
+    for item in cell.left.split():
+        param, _, value = item.partition("=")
+        args[param] = tuple(value.split(",")) if param in sequences else value
+    options: dict[str, object] = {}
+    for item in cell.right.split():
+        option, _, value = item.partition("=")
+        if value in ("True", "False"):
+            options[option] = value == "True"
+        else:
+            options[option] = _PY_TYPES.get(value, value.strip("'"))
+    return Call(name, args, options)
+
+
+def expected(kind: Kind, cell: Cell, env: Env) -> Result:
+    """Return what the table says the cell's call gives (its output, for ``name[i]``)."""
+    return _output(kind.result(call_of(kind, cell), env), cell.op)
+
+
+def _output(outcome: Result, op: str) -> Result:
+    index = _index(op)
+    if isinstance(outcome, tuple):
+        if index is None or index >= len(outcome):
+            return Undefined(f"the table gives {len(outcome)} outputs")
+        return outcome[index]
+    return outcome
+
+
+def _agrees(env: Env, cell: Cell, result: str) -> bool:
+    marker = BY_NAME[result]
+    if marker.weak:
+        return bool(cell.weak) and cell.result == env.weak.get(result)
+    return cell.result == result and (not cell.weak or result == "bool_")
+
+
+def _classify(
+    env: Env, outcome: Result, cell: Cell, entries: Sequence[FunctionFailure]
+) -> tuple[str, str]:
+    undefined = isinstance(outcome, Undefined)
+    if isinstance(outcome, tuple):
+        return "mismatch", "the table gives several outputs, JAX one"
+    if isinstance(outcome, Unknown):
+        return "unknown", ""  # the table makes no claim: never wrong
+    if cell.error_kind is None:
+        if undefined:
+            return "mismatch", f"false error: {outcome}"
+        if not isinstance(outcome, str):
+            return "mismatch", f"the table says {outcome}"
+        return ("exact", "") if _agrees(env, cell, outcome) else ("mismatch", "wrong dtype")
+    if cell.error_kind == "dtype":
+        return ("refused", "") if undefined else ("mismatch", "missed error")
+    if undefined:
+        return "failed", ""
+    if any(e.covers(env.name, cell) for e in entries):
+        return "excepted", ""
+    return "mismatch", f"JAX fails ({cell.error_kind}) and no named exception says why"
+
+
+def _shown(outcome: Result | Outcome) -> str:
+    return str(outcome)
+
+
+def compare_functions(
+    rules: str | RuleSet,
+    cells: Iterable[Cell],
+    entries: Sequence[FunctionFailure] = FUNCTION_FAILURES,
+    kinds: Mapping[str, Kind] | None = None,
+) -> Report:
+    """Compare the table with every cell; report counts, mismatches and unused exceptions."""
+    from typing_pkg.api import _env  # pyright: ignore[reportPrivateUsage]
+
+    env = _env(get_rules(rules))
+    found_kinds = table() if kinds is None else kinds
+    report = Report(env.name)
+    used: set[FunctionFailure] = set()
+    # per function: its kind, the parameter names it reads, its sequence parameters
+    known: dict[str, tuple[Kind, set[str], set[str]] | None] = {}
+    for cell in cells:
+        name = _base(cell.op)
+        if name not in known:
+            found = found_kinds.get(name)
+            known[name] = (
+                None
+                if found is None
+                else (
+                    found,
+                    {p.name for p in _parameters(found)} | _read_elsewhere(found),
+                    {p.name for p in _parameters(found) if p.sequence},
+                )
+            )
+        entry = known[name]
+        if entry is None:
+            report.counts["mismatch"] += 1
+            report.mismatches.append(FunctionMismatch(cell, "-", "not in the table"))
+            continue
+        kind, names, sequences = entry
+        call = _call(name, cell, sequences)
+        if not set(call.args) <= names:
+            report.counts["mismatch"] += 1
+            why = f"the truth names parameters {sorted(set(call.args) - names)} the table does not"
+            report.mismatches.append(FunctionMismatch(cell, "-", why))
+            continue
+        outcome = _output(kind.result(call, env), cell.op)
+        verdict, why = _classify(env, outcome, cell, entries)
+        report.counts[verdict] += 1
+        if verdict == "excepted":
+            used.update(e for e in entries if e.covers(env.name, cell))
+        elif verdict == "mismatch":
+            report.mismatches.append(FunctionMismatch(cell, _shown(outcome), why))
+    report.unused = [e for e in entries if env.name in e.rules and e not in used]
+    return report

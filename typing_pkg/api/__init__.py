@@ -1,0 +1,367 @@
+"""The result dtype of every public array-returning function of the JAX API, as data.
+
+The table maps each public name of ``jax.numpy``, ``jax.numpy.linalg``,
+``jax.numpy.fft``, ``jax.random``, ``jax.nn``, the members of ``jax.Array``
+(with the indexed updates ``x.at[i].set(y)``, … as ``jax.Array.at.set``) and
+the dtype-relevant part of ``jax.lax`` to a *rule kind*
+(:mod:`typing_pkg.api.kinds`) and the JAX parameters it reads.  Names whose
+result does not follow from the argument dtypes are listed as "unknown" with
+the reason, and public names that are not functions returning arrays (dtype
+objects, classes, utilities) as "not an array": no public name is missing.
+
+Ask it at run time with :func:`result_dtype`::
+
+    >>> import typing_pkg as tp
+    >>> tp.result_dtype("jax.numpy.mean", "int8")
+    typing_pkg.float32
+    >>> tp.result_dtype("jnp.exp", "int64", rules="jax-x64")
+    typing_pkg.float64
+    >>> tp.result_dtype("jnp.add", "int8", float)  # a Python float: JAX's f*
+    typing_pkg.weak_float
+    >>> tp.result_dtype("jnp.zeros", dtype="bfloat16")
+    typing_pkg.bfloat16
+    >>> tp.result_dtype("jnp.zeros", dtype="float64")  # x64 off: canonicalised
+    typing_pkg.float32
+    >>> tp.result_dtype("jnp.sum", "uint8")
+    typing_pkg.uint32
+    >>> tp.result_dtype("jnp.sum", "uint8", promote_integers=False)
+    typing_pkg.uint8
+    >>> tp.result_dtype("jnp.concatenate", ["int8", "float16"])
+    typing_pkg.float16
+    >>> tp.result_dtype("jnp.full", int)
+    typing_pkg.weak_int
+    >>> tp.result_dtype("Array.astype", "float32", dtype=float, rules="jax-x64")
+    typing_pkg.float64
+    >>> tp.result_dtype("jnp.linalg.slogdet", "complex64")
+    (typing_pkg.complex64, typing_pkg.float32)
+    >>> tp.result_dtype("random.key")  # a key array: no marker names its dtype
+    typing_pkg.DType
+
+The function is named in full (``"jax.numpy.mean"``) or by a short alias:
+``jnp.``, ``lax.``, ``random.`` (or ``jr.``), ``nn.``, ``linalg.``, ``fft.``,
+``Array.`` (``Array.at.set``; ``Array.at[].set`` works too), or a bare
+``jax.numpy`` name (``"mean"``).  The positional arguments after it are the
+dtypes of the function's array arguments, in the order of JAX's signature
+(counting array parameters only): anything ``promote_types`` accepts (a
+marker, ``"float32"``, ``numpy.float32``, ``jnp.bfloat16``, an array), a
+Python type or ``"py_int"``, ``"py_float"``, … for a Python scalar (weak), a
+weak marker (``tp.weak_float``) for a weakly typed array, and a list for a
+sequence argument (``concatenate``'s ``arrays``; the remaining dtypes are
+gathered into it when no list is given).  Keyword arguments are the options
+the rule reads: ``dtype=`` in every form JAX takes (``jnp.float32``,
+``"float32"``, ``float``, ``int``, ``bool``, a marker; a Python type means
+JAX's default dtype of its kind, strongly typed, and a 64-bit request is
+canonicalised to 32 bits under x64-off rules, as JAX does),
+``promote_integers=``, ``preferred_element_type=``, ``new_dtype=``,
+``index_dtype=``.  ``rules=`` names a JAX rule set (:data:`RULES_OF_CONFIG`:
+``jax``, JAX's default with x64 off, ``jax-x64``, ``jax-strict``).
+
+The answer is a marker (a weak marker for a weakly typed result), a tuple
+of markers for a function returning a fixed tuple of arrays, or
+``typing_pkg.DType`` (an array of unknown dtype) for an "unknown" entry;
+``PromotionError`` when JAX refuses the dtypes; ``TypeError`` for a name that
+does not return an array; :class:`UnknownFunctionError` (a ``LookupError``)
+with a suggestion for a name not in the table.  :func:`explain` returns the
+entry and the outcome without raising.  On the command line:
+``typing-pkg explain jnp.mean int8 --rules jax-x64``.
+
+Static checkers read the same table: :func:`table` maps every full name to
+its kind, whose ``param_specs`` and ``options`` name JAX's parameters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from typing_pkg.api.kinds import Call, Env, Kind, NotArray, Operand, Result, Unknown
+from typing_pkg.dtypelike import to_marker
+from typing_pkg.dtypes import BY_NAME, DType
+from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined, get_rules
+
+__all__ = [
+    "MODULES",
+    "RULES_OF_CONFIG",
+    "Explanation",
+    "UnknownFunctionError",
+    "explain",
+    "lookup",
+    "resolve",
+    "result_dtype",
+    "table",
+]
+
+RULES_OF_CONFIG: Final[Mapping[tuple[bool, bool], str]] = {
+    (False, False): "jax",
+    (True, False): "jax-x64",
+    (False, True): "jax-strict",
+}
+"""JAX's configuration ``(jax_enable_x64, strict promotion)`` → the rule set reproducing it.
+
+The one place that ties configurations to rule-set names: the truth
+recorder (``tools/make_function_truth.py``), the tests and :func:`result_dtype`
+read it.
+"""
+
+MODULES: Final[Mapping[str, tuple[str, str]]] = {
+    "jax.numpy.": ("typing_pkg.api.jax_numpy", "NUMPY"),
+    "jax.numpy.linalg.": ("typing_pkg.api.jax_numpy", "LINALG"),
+    "jax.numpy.fft.": ("typing_pkg.api.jax_numpy", "FFT"),
+    "jax.Array.": ("typing_pkg.api.jax_array", "ARRAY"),
+    "jax.random.": ("typing_pkg.api.jax_random", "RANDOM"),
+    "jax.nn.": ("typing_pkg.api.jax_nn", "NN"),
+    "jax.lax.": ("typing_pkg.api.jax_lax", "LAX"),
+}
+"""Each namespace's prefix and the table (module, attribute) that holds it."""
+
+_ALIASES: Final = (
+    ("jnp.linalg.", "jax.numpy.linalg."),
+    ("jnp.fft.", "jax.numpy.fft."),
+    ("jnp.", "jax.numpy."),
+    ("linalg.", "jax.numpy.linalg."),
+    ("fft.", "jax.numpy.fft."),
+    ("lax.", "jax.lax."),
+    ("random.", "jax.random."),
+    ("jr.", "jax.random."),
+    ("nn.", "jax.nn."),
+    ("Array.", "jax.Array."),
+)
+_DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
+
+
+class UnknownFunctionError(LookupError):
+    """The function is not in the table (the message suggests close names)."""
+
+
+_table: dict[str, Kind] = {}
+
+
+def table() -> Mapping[str, Kind]:
+    """Return the whole table, full name → kind (loaded on first use)."""
+    if not _table:
+        import importlib
+
+        for prefix, (module, attribute) in MODULES.items():
+            entries: Mapping[str, Kind] = getattr(importlib.import_module(module), attribute)
+            _table.update({prefix + name: kind for name, kind in entries.items()})
+    return _table
+
+
+def resolve(function: str) -> str:
+    """Return the full name of ``function`` (an alias or a bare ``jax.numpy`` name)."""
+    entries = table()
+    name = function.replace("at[].", "at.").replace("at[...].", "at.")
+    if name in entries:
+        return name
+    for alias, full in _ALIASES:
+        if name.startswith(alias) and full + name[len(alias) :] in entries:
+            return full + name[len(alias) :]
+    if "jax.numpy." + name in entries:
+        return "jax.numpy." + name
+    close = difflib.get_close_matches(name, list(entries), n=3, cutoff=0.6)
+    if not close:
+        tail = name.rsplit(".", 1)[-1]
+        close = [n for n in entries if n.rsplit(".", 1)[-1] == tail][:3]
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise UnknownFunctionError(f"{function!r} is not in the JAX function table{hint}")
+
+
+def lookup(function: str) -> Kind:
+    """Return the kind of ``function`` (full name or alias)."""
+    return table()[resolve(function)]
+
+
+_envs: dict[str, Env] = {}
+_JAX_RULES: Final = frozenset(RULES_OF_CONFIG.values())
+
+
+def _env(rules: str | RuleSet) -> Env:
+    ruleset = get_rules(rules)
+    env = _envs.get(ruleset.name)
+    if env is None or env.rules is not ruleset:
+        if ruleset.name not in _JAX_RULES:
+            raise ValueError(
+                f"the function table is JAX's: use one of the JAX rule sets "
+                f"({', '.join(sorted(_JAX_RULES))}), not {ruleset.name!r}"
+            )
+        env = Env(ruleset)
+        _envs[ruleset.name] = env
+    return env
+
+
+def _operand(arg: object) -> Operand:
+    """Return the operand name of one positional argument."""
+    if isinstance(arg, list | tuple):
+        items: Sequence[object] = cast("Sequence[object]", arg)
+        return tuple(_single(item) for item in items)
+    return _single(arg)
+
+
+_PY_TYPES: Final[Mapping[type, str]] = {
+    bool: "py_bool",
+    int: "py_int",
+    float: "py_float",
+    complex: "py_complex",
+}
+
+
+def _single(arg: object) -> str:
+    if isinstance(arg, str) and arg in PY_SCALARS:
+        return arg
+    if isinstance(arg, type):
+        found = _PY_TYPES.get(arg)
+        if found is not None:
+            return found
+    elif type(arg) in _PY_TYPES:  # a Python scalar value
+        return _PY_TYPES[type(arg)]
+    marker = to_marker(arg)
+    if marker.abstract:
+        raise TypeError(f"{marker.name} is a category of dtypes, not a dtype")
+    return marker.name
+
+
+def _option(name: str, value: object) -> object:
+    if name in _DTYPE_OPTIONS and value is not None:
+        marker = to_marker(value)
+        if marker.abstract:
+            raise TypeError(f"{name}={marker.name} is a category of dtypes, not a dtype")
+        return marker.name
+    return value
+
+
+def _bind(full: str, kind: Kind, args: Sequence[object], options: Mapping[str, object]) -> Call:
+    """Map the positional dtypes onto the kind's array parameters."""
+    params = kind.parameters
+    names = ", ".join(p.name or "(constant)" for p in params if p.name)
+    accepted = set(kind.options)
+    unknown = [name for name in options if name not in accepted]
+    if unknown:
+        takes = f"its options are {', '.join(sorted(accepted))}" if accepted else "no options"
+        raise TypeError(f"{full}: unexpected option {unknown[0]!r} ({takes})")
+    bound: dict[str, Operand] = {}
+    positional = [p for p in params if p.name]
+    rest = list(args)
+    for i, p in enumerate(positional):
+        if not rest:
+            if not p.optional:
+                raise TypeError(f"{full} needs the dtypes of its array arguments: {names}")
+            continue
+        if p.sequence and not isinstance(rest[0], list | tuple):
+            later = sum(1 for q in positional[i + 1 :] if not q.optional)
+            taken, rest = rest[: len(rest) - later], rest[len(rest) - later :]
+            bound[p.name] = tuple(_single(a) for a in taken)
+            continue
+        bound[p.name] = _operand(rest.pop(0))
+    if rest:
+        raise TypeError(
+            f"{full} takes the dtypes of {names or 'no array argument'}, got {len(args)} dtype(s)"
+        )
+    return Call(full, bound, {name: _option(name, value) for name, value in options.items()})
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A function's entry and what it gives for one call."""
+
+    function: str
+    """The full name."""
+    kind: Kind
+    rules: str
+    result: Result
+
+    @property
+    def text(self) -> str:
+        """The result as text: marker names, or why there is none."""
+        return _text(self.result)
+
+
+def _text(result: Result) -> str:
+    if isinstance(result, tuple):
+        return "(" + ", ".join(_text(r) for r in result) + ")"
+    if isinstance(result, Undefined):
+        return f"undefined: {result}"
+    return str(result)
+
+
+def explain(
+    function: str, /, *args: object, rules: str | RuleSet = DEFAULT, **options: object
+) -> Explanation:
+    """Return the entry of ``function`` and its outcome for these dtypes, without raising."""
+    full = resolve(function)
+    kind = table()[full]
+    env = _env(rules)
+    call = _bind(full, kind, args, options)
+    return Explanation(full, kind, env.name, kind.result(call, env))
+
+
+def _marker(full: str, outcome: Result) -> type[DType] | tuple[type[DType], ...]:
+    from typing_pkg.promotion import PromotionError
+
+    if isinstance(outcome, tuple):
+        return tuple(_marker_single(full, o) for o in outcome)
+    if isinstance(outcome, Undefined):
+        raise PromotionError(f"{full}: {outcome}")
+    return _marker_single(full, outcome)
+
+
+def _marker_single(full: str, outcome: Result) -> type[DType]:
+    if isinstance(outcome, str):
+        return BY_NAME[outcome]
+    if isinstance(outcome, Unknown):
+        return DType
+    if isinstance(outcome, NotArray):
+        raise TypeError(f"{full} does not return an array: {outcome.reason}")
+    from typing_pkg.promotion import PromotionError
+
+    raise PromotionError(f"{full}: {outcome}")
+
+
+# The fast path, as promote_types': nested dicts keyed by the arguments as given (cheaper
+# than hashing a tuple) for up to two operands and a dtype= option; a tuple of everything
+# for the other calls.  _NONE stands for an argument not given.
+_NONE: Final = object()
+_fast: Final[dict[Any, dict[Any, dict[Any, dict[Any, dict[Any, Any]]]]]] = {}
+_other: Final[dict[Any, dict[Any, dict[Any, Any]]]] = {}
+
+
+def result_dtype(
+    function: str,
+    a: Any = _NONE,
+    b: Any = _NONE,
+    /,
+    *more: Any,
+    rules: str = DEFAULT,
+    dtype: Any = _NONE,
+    **options: Any,
+) -> type[DType] | tuple[type[DType], ...]:
+    """Return the dtype marker ``function`` gives for arguments of these dtypes.
+
+    The positional arguments after ``function`` are the dtypes of its array
+    arguments, ``dtype=`` and the other keywords its options; see the module
+    documentation.  A weak marker stands for a weakly typed result, ``DType``
+    for an unknown dtype.
+    """
+    simple = not more and not options
+    try:
+        if simple:
+            return _fast[rules][function][a][b][dtype]  # type: ignore[no-any-return]
+        key = (a, b, more, dtype, tuple(options.items()))
+        return _other[rules][function][key]  # type: ignore[no-any-return]
+    except (KeyError, TypeError):  # not seen yet, or unhashable
+        pass
+    args = tuple(x for x in (a, b) if x is not _NONE) + more
+    if dtype is not _NONE:
+        options = {"dtype": dtype, **options}
+    found = explain(function, *args, rules=rules, **options)
+    answer = _marker(found.function, found.result)
+    with contextlib.suppress(TypeError):  # unhashable arguments are not cached
+        if simple:
+            by_a = _fast.setdefault(rules, {}).setdefault(function, {}).setdefault(a, {})
+            by_a.setdefault(b, {})[dtype] = answer
+        else:
+            key = (a, b, more, dtype, tuple(options.items()))
+            _other.setdefault(rules, {}).setdefault(function, {})[key] = answer
+    return answer
