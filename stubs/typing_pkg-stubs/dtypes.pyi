@@ -37,8 +37,9 @@ datetimes and objects are not markers.
 """
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 import numpy as np
-__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'WEAK', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
-_ML_DTYPES: Final = frozenset({'int1', 'int2', 'int4', 'uint1', 'uint2', 'uint4', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'complex32', 'bcomplex32'})
+__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'ML_DTYPES', 'NARROW_FLOATS', 'NARROW_INTS', 'NARROW_UINTS', 'WEAK', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
+ML_DTYPES: Final = frozenset({'int1', 'int2', 'int4', 'uint1', 'uint2', 'uint4', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'complex32', 'bcomplex32'})
+'The markers whose NumPy dtype comes from ml_dtypes (NumPy lacks them).'
 _WEAK_DEFAULT: Final = {'i': 'int64', 'f': 'float64', 'c': 'complex128'}
 
 class DTypeMeta(type):
@@ -192,8 +193,6 @@ class bool_(generic):
     @overload
     def __tp_truediv__(self, left: bool_ | uint4 | uint8 | uint16 | uint32 | int4 | int8 | int16 | int32, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: uint64 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: weak_int, /) -> weak_float: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
@@ -206,9 +205,7 @@ class bool_(generic):
     @overload
     def __tp_pow__(self, left: _K4, /) -> _K4: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_int, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -222,7 +219,7 @@ class bool_(generic):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> bool_: ...
     def __tp_s1__(self, /) -> weak_int: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -238,7 +235,7 @@ class bool_(generic):
     def __tp_s16__(self, /) -> int32: ...
     def __tp_s17__(self, /) -> int32: ...
     def __tp_s18__(self, /) -> int32: ...
-    def __tp_s19__(self, /) -> int64: ...
+    def __tp_s19__(self, /) -> int32: ...
     def __tp_s20__(self, /) -> weak_float: ...
     def __tp_s21__(self, /) -> weak_complex: ...
     def __tp_s22__(self, /) -> bool_: ...
@@ -473,11 +470,7 @@ class int8(signedinteger):
     @overload
     def __tp_add__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_add__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -487,21 +480,13 @@ class int8(signedinteger):
     @overload
     def __tp_sub__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_sub__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint32 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -511,11 +496,7 @@ class int8(signedinteger):
     @overload
     def __tp_floordiv__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -525,15 +506,11 @@ class int8(signedinteger):
     @overload
     def __tp_pow__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
+    def __tp_pow__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -543,9 +520,7 @@ class int8(signedinteger):
     @overload
     def __tp_and__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_and__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -555,13 +530,11 @@ class int8(signedinteger):
     @overload
     def __tp_lshift__(self, left: uint8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int8: ...
     def __tp_s1__(self, /) -> int8: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -579,8 +552,8 @@ class int8(signedinteger):
     def __tp_s17__(self, /) -> int8: ...
     def __tp_s18__(self, /) -> int8: ...
     def __tp_s19__(self, /) -> int8: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> int8: ...
     def __tp_s23__(self, /) -> int8: ...
     def __tp_s24__(self, /) -> int8: ...
@@ -603,11 +576,7 @@ class int16(signedinteger):
     @overload
     def __tp_add__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_add__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -615,21 +584,13 @@ class int16(signedinteger):
     @overload
     def __tp_sub__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_sub__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint32 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -637,11 +598,7 @@ class int16(signedinteger):
     @overload
     def __tp_floordiv__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -649,15 +606,11 @@ class int16(signedinteger):
     @overload
     def __tp_pow__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
+    def __tp_pow__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -665,9 +618,7 @@ class int16(signedinteger):
     @overload
     def __tp_and__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_and__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -675,13 +626,11 @@ class int16(signedinteger):
     @overload
     def __tp_lshift__(self, left: bool_ | uint8 | int8 | weak_int, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: uint16, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: uint16 | uint32, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int16: ...
     def __tp_s1__(self, /) -> int16: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -699,8 +648,8 @@ class int16(signedinteger):
     def __tp_s17__(self, /) -> int16: ...
     def __tp_s18__(self, /) -> int16: ...
     def __tp_s19__(self, /) -> int16: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> int16: ...
     def __tp_s23__(self, /) -> int16: ...
     def __tp_s24__(self, /) -> int16: ...
@@ -721,75 +670,51 @@ class int32(signedinteger):
     @overload
     def __tp_add__(self, left: _K19, /) -> _K19: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _K19, /) -> _K19: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint32 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _K20, /) -> _K20: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _K21, /) -> _K21: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _K22, /) -> _K22: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_and__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _K22, /) -> _K22: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: bool_ | uint8 | uint16 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: uint32, /) -> int64: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> int32: ...
     def __tp_s1__(self, /) -> int32: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -807,8 +732,8 @@ class int32(signedinteger):
     def __tp_s17__(self, /) -> int32: ...
     def __tp_s18__(self, /) -> int32: ...
     def __tp_s19__(self, /) -> int32: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> int32: ...
     def __tp_s23__(self, /) -> int32: ...
     def __tp_s24__(self, /) -> int32: ...
@@ -824,96 +749,14 @@ class int32(signedinteger):
 class int64(signedinteger):
     """64-bit signed integers."""
     abstract: ClassVar[Literal[False]]  # type: ignore[assignment]
-    @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | int64 | weak_int, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: uint64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: _K26, /) -> _K26: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: _K26, /) -> _K26: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> int64: ...  # type: ignore[override]
-    @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
-    @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
-    def __tp_s0__(self, /) -> int64: ...
-    def __tp_s1__(self, /) -> int64: ...
-    def __tp_s2__(self, /) -> weak_float: ...
-    def __tp_s3__(self, /) -> weak_complex: ...
-    def __tp_s4__(self, /) -> int64: ...
-    def __tp_s5__(self, /) -> int64: ...
-    def __tp_s7__(self, /) -> weak_float: ...
-    def __tp_s9__(self, /) -> weak_complex: ...
-    def __tp_s11__(self, /) -> float64: ...
-    def __tp_s12__(self, /) -> float64: ...
-    def __tp_s13__(self, /) -> int64: ...
-    def __tp_s14__(self, /) -> int64: ...
-    def __tp_s15__(self, /) -> weak_float: ...
-    def __tp_s16__(self, /) -> int64: ...
-    def __tp_s17__(self, /) -> int64: ...
-    def __tp_s18__(self, /) -> int64: ...
-    def __tp_s19__(self, /) -> int64: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
-    def __tp_s22__(self, /) -> int64: ...
-    def __tp_s23__(self, /) -> int64: ...
-    def __tp_s24__(self, /) -> int64: ...
-    def __tp_s25__(self, /) -> bool_: ...
-    def __tp_s26__(self, /) -> bool_: ...
-    def __tp_s27__(self, /) -> bool_: ...
-    def __tp_s28__(self, /) -> bool_: ...
-    def __tp_s29__(self, /) -> int64: ...
-    def __tp_s30__(self, /) -> int64: ...
-    def __tp_s31__(self, /) -> int64: ...
-    def __tp_s32__(self, /) -> int64: ...
 
 class uint1(unsignedinteger):
     """1-bit unsigned integers (ml_dtypes)."""
@@ -921,43 +764,43 @@ class uint1(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K23, /) -> _K23: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint1: ...  # type: ignore[override]
     @overload
@@ -992,43 +835,43 @@ class uint2(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K24, /) -> _K24: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint2: ...  # type: ignore[override]
     @overload
@@ -1063,13 +906,13 @@ class uint4(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
@@ -1079,25 +922,25 @@ class uint4(unsignedinteger):
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K25, /) -> _K25: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint4: ...  # type: ignore[override]
     @overload
@@ -1132,7 +975,7 @@ class uint8(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K30, /) -> _K30: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K26, /) -> _K26: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
@@ -1140,7 +983,7 @@ class uint8(unsignedinteger):
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K30, /) -> _K30: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K26, /) -> _K26: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
@@ -1152,11 +995,9 @@ class uint8(unsignedinteger):
     @overload
     def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: uint64 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K31, /) -> _K31: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K27, /) -> _K27: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
@@ -1164,19 +1005,19 @@ class uint8(unsignedinteger):
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K32, /) -> _K32: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K28, /) -> _K28: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: int8, /) -> int16: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K33, /) -> _K33: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
@@ -1184,7 +1025,7 @@ class uint8(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K33, /) -> _K33: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K29, /) -> _K29: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | weak_int, /) -> uint8: ...  # type: ignore[override]
     @overload
@@ -1192,7 +1033,7 @@ class uint8(unsignedinteger):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint8: ...
     def __tp_s1__(self, /) -> uint8: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -1210,8 +1051,8 @@ class uint8(unsignedinteger):
     def __tp_s17__(self, /) -> uint8: ...
     def __tp_s18__(self, /) -> uint8: ...
     def __tp_s19__(self, /) -> uint8: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> uint8: ...
     def __tp_s23__(self, /) -> uint8: ...
     def __tp_s24__(self, /) -> uint8: ...
@@ -1230,7 +1071,7 @@ class uint16(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K34, /) -> _K34: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K30, /) -> _K30: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
@@ -1238,7 +1079,7 @@ class uint16(unsignedinteger):
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K34, /) -> _K34: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K30, /) -> _K30: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
@@ -1250,11 +1091,9 @@ class uint16(unsignedinteger):
     @overload
     def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: uint64 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K35, /) -> _K35: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K31, /) -> _K31: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
@@ -1262,19 +1101,19 @@ class uint16(unsignedinteger):
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K36, /) -> _K36: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K32, /) -> _K32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K37, /) -> _K37: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K33, /) -> _K33: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
@@ -1282,7 +1121,7 @@ class uint16(unsignedinteger):
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K37, /) -> _K37: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K33, /) -> _K33: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | uint8 | weak_int, /) -> uint16: ...  # type: ignore[override]
     @overload
@@ -1290,7 +1129,7 @@ class uint16(unsignedinteger):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint16: ...
     def __tp_s1__(self, /) -> uint16: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -1308,8 +1147,8 @@ class uint16(unsignedinteger):
     def __tp_s17__(self, /) -> uint16: ...
     def __tp_s18__(self, /) -> uint16: ...
     def __tp_s19__(self, /) -> uint16: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> uint16: ...
     def __tp_s23__(self, /) -> uint16: ...
     def __tp_s24__(self, /) -> uint16: ...
@@ -1328,67 +1167,65 @@ class uint32(unsignedinteger):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K34, /) -> _K34: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_add__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K34, /) -> _K34: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_sub__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> float32: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: uint64 | int8 | int16 | int32 | int64, /) -> float64: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K35, /) -> _K35: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K36, /) -> _K36: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
+    def __tp_and__(self, left: _K37, /) -> _K37: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_and__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_and__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: _K37, /) -> _K37: ...  # type: ignore[override]
     @overload
     def __tp_lshift__(self, left: bool_ | uint8 | uint16 | weak_int, /) -> uint32: ...  # type: ignore[override]
     @overload
-    def __tp_lshift__(self, left: int8 | int16 | int32, /) -> int64: ...  # type: ignore[override]
+    def __tp_lshift__(self, left: int8 | int16, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> uint32: ...
     def __tp_s1__(self, /) -> uint32: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -1406,8 +1243,8 @@ class uint32(unsignedinteger):
     def __tp_s17__(self, /) -> uint32: ...
     def __tp_s18__(self, /) -> uint32: ...
     def __tp_s19__(self, /) -> uint32: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
+    def __tp_s20__(self, /) -> float32: ...
+    def __tp_s21__(self, /) -> complex64: ...
     def __tp_s22__(self, /) -> uint32: ...
     def __tp_s23__(self, /) -> uint32: ...
     def __tp_s24__(self, /) -> uint32: ...
@@ -1423,96 +1260,14 @@ class uint32(unsignedinteger):
 class uint64(unsignedinteger):
     """64-bit unsigned integers."""
     abstract: ClassVar[Literal[False]]  # type: ignore[assignment]
-    @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: int8 | int16 | int32 | int64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: int8 | int16 | int32 | int64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | weak_int, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: int8 | int16 | int32 | int64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: int8 | int16 | int32 | int64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: int8 | int16 | int32 | int64, /) -> weak_float: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
-    @overload
-    def __tp_and__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
-    @overload
-    def __tp_lshift__(self, left: bool_ | uint8 | uint16 | uint32 | weak_int, /) -> uint64: ...  # type: ignore[override]
-    @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
-    @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
-    def __tp_s0__(self, /) -> uint64: ...
-    def __tp_s1__(self, /) -> uint64: ...
-    def __tp_s2__(self, /) -> weak_float: ...
-    def __tp_s3__(self, /) -> weak_complex: ...
-    def __tp_s4__(self, /) -> uint64: ...
-    def __tp_s5__(self, /) -> uint64: ...
-    def __tp_s7__(self, /) -> weak_float: ...
-    def __tp_s9__(self, /) -> weak_complex: ...
-    def __tp_s11__(self, /) -> float64: ...
-    def __tp_s12__(self, /) -> float64: ...
-    def __tp_s13__(self, /) -> uint64: ...
-    def __tp_s14__(self, /) -> uint64: ...
-    def __tp_s15__(self, /) -> weak_float: ...
-    def __tp_s16__(self, /) -> uint64: ...
-    def __tp_s17__(self, /) -> uint64: ...
-    def __tp_s18__(self, /) -> uint64: ...
-    def __tp_s19__(self, /) -> uint64: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
-    def __tp_s22__(self, /) -> uint64: ...
-    def __tp_s23__(self, /) -> uint64: ...
-    def __tp_s24__(self, /) -> uint64: ...
-    def __tp_s25__(self, /) -> bool_: ...
-    def __tp_s26__(self, /) -> bool_: ...
-    def __tp_s27__(self, /) -> bool_: ...
-    def __tp_s28__(self, /) -> bool_: ...
-    def __tp_s29__(self, /) -> uint64: ...
-    def __tp_s30__(self, /) -> uint64: ...
-    def __tp_s31__(self, /) -> uint64: ...
-    def __tp_s32__(self, /) -> uint64: ...
 
 class float4_e2m1fn(floating):
     """4-bit floats, 2 exponent and 1 mantissa bits, finite (ml_dtypes)."""
@@ -1520,39 +1275,39 @@ class float4_e2m1fn(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K38, /) -> _K38: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float4_e2m1fn: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float4_e2m1fn: ...
     def __tp_s1__(self, /) -> float4_e2m1fn: ...
     def __tp_s2__(self, /) -> float4_e2m1fn: ...
@@ -1582,39 +1337,39 @@ class float6_e2m3fn(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K39, /) -> _K39: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e2m3fn: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float6_e2m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float6_e2m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float6_e2m3fn: ...
     def __tp_s1__(self, /) -> float6_e2m3fn: ...
     def __tp_s2__(self, /) -> float6_e2m3fn: ...
@@ -1644,39 +1399,39 @@ class float6_e3m2fn(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K40, /) -> _K40: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float6_e3m2fn: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float6_e3m2fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float6_e3m2fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float6_e3m2fn: ...
     def __tp_s1__(self, /) -> float6_e3m2fn: ...
     def __tp_s2__(self, /) -> float6_e3m2fn: ...
@@ -1706,39 +1461,39 @@ class float8_e3m4(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K41, /) -> _K41: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e3m4: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e3m4 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e3m4 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e3m4: ...
     def __tp_s1__(self, /) -> float8_e3m4: ...
     def __tp_s2__(self, /) -> float8_e3m4: ...
@@ -1768,39 +1523,39 @@ class float8_e4m3(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K42, /) -> _K42: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e4m3 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3: ...
     def __tp_s1__(self, /) -> float8_e4m3: ...
     def __tp_s2__(self, /) -> float8_e4m3: ...
@@ -1830,39 +1585,39 @@ class float8_e4m3b11fnuz(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K43, /) -> _K43: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3b11fnuz: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3b11fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e4m3b11fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3b11fnuz: ...
     def __tp_s1__(self, /) -> float8_e4m3b11fnuz: ...
     def __tp_s2__(self, /) -> float8_e4m3b11fnuz: ...
@@ -1892,39 +1647,39 @@ class float8_e4m3fn(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K44, /) -> _K44: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fn: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e4m3fn | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3fn: ...
     def __tp_s1__(self, /) -> float8_e4m3fn: ...
     def __tp_s2__(self, /) -> float8_e4m3fn: ...
@@ -1954,39 +1709,39 @@ class float8_e4m3fnuz(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K45, /) -> _K45: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e4m3fnuz: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e4m3fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e4m3fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e4m3fnuz: ...
     def __tp_s1__(self, /) -> float8_e4m3fnuz: ...
     def __tp_s2__(self, /) -> float8_e4m3fnuz: ...
@@ -2016,39 +1771,39 @@ class float8_e5m2(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K46, /) -> _K46: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e5m2 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e5m2 | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e5m2: ...
     def __tp_s1__(self, /) -> float8_e5m2: ...
     def __tp_s2__(self, /) -> float8_e5m2: ...
@@ -2078,39 +1833,39 @@ class float8_e5m2fnuz(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K47, /) -> _K47: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e5m2fnuz: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e5m2fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e5m2fnuz | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e5m2fnuz: ...
     def __tp_s1__(self, /) -> float8_e5m2fnuz: ...
     def __tp_s2__(self, /) -> float8_e5m2fnuz: ...
@@ -2140,39 +1895,39 @@ class float8_e8m0fnu(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K48, /) -> _K48: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float8_e8m0fnu: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float8_e8m0fnu | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float8_e8m0fnu | weak_int | weak_float, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float8_e8m0fnu: ...
     def __tp_s1__(self, /) -> float8_e8m0fnu: ...
     def __tp_s2__(self, /) -> float8_e8m0fnu: ...
@@ -2202,9 +1957,9 @@ class bfloat16(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: float16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2212,9 +1967,9 @@ class bfloat16(floating):
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: float16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2222,9 +1977,9 @@ class bfloat16(floating):
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: float16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2232,17 +1987,17 @@ class bfloat16(floating):
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K58, /) -> _K58: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K50, /) -> _K50: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: float16, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K49, /) -> _K49: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> bfloat16: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: float16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2252,7 +2007,7 @@ class bfloat16(floating):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> bfloat16: ...
     def __tp_s1__(self, /) -> bfloat16: ...
     def __tp_s2__(self, /) -> bfloat16: ...
@@ -2286,9 +2041,9 @@ class float16(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K59, /) -> _K59: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bfloat16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2296,9 +2051,9 @@ class float16(floating):
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K59, /) -> _K59: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bfloat16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2306,9 +2061,9 @@ class float16(floating):
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K59, /) -> _K59: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: bfloat16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2316,17 +2071,17 @@ class float16(floating):
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K60, /) -> _K60: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K52, /) -> _K52: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: bfloat16, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K59, /) -> _K59: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K51, /) -> _K51: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> float16: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bfloat16, /) -> float32: ...  # type: ignore[override]
     @overload
@@ -2336,7 +2091,7 @@ class float16(floating):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float16: ...
     def __tp_s1__(self, /) -> float16: ...
     def __tp_s2__(self, /) -> float16: ...
@@ -2370,39 +2125,39 @@ class float32(floating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K61, /) -> _K61: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K61, /) -> _K61: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K61, /) -> _K61: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K62, /) -> _K62: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K54, /) -> _K54: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K61, /) -> _K61: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K53, /) -> _K53: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | weak_int | weak_float, /) -> float32: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: weak_complex, /) -> complex64: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
@@ -2410,7 +2165,7 @@ class float32(floating):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> float32: ...
     def __tp_s1__(self, /) -> float32: ...
     def __tp_s2__(self, /) -> float32: ...
@@ -2441,76 +2196,14 @@ class float32(floating):
 class float64(floating):
     """IEEE 754 double precision."""
     abstract: ClassVar[Literal[False]]  # type: ignore[assignment]
-    @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: _K63, /) -> _K63: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: complex64 | weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: _K63, /) -> _K63: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: complex64 | weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: _K63, /) -> _K63: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: complex64 | weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: _K64, /) -> _K64: ...  # type: ignore[override]
-    @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: _K63, /) -> _K63: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float, /) -> float64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: complex64 | weak_complex, /) -> complex128: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
-    @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
-    def __tp_s0__(self, /) -> float64: ...
-    def __tp_s1__(self, /) -> float64: ...
-    def __tp_s2__(self, /) -> float64: ...
-    def __tp_s3__(self, /) -> complex128: ...
-    def __tp_s4__(self, /) -> float64: ...
-    def __tp_s5__(self, /) -> float64: ...
-    def __tp_s7__(self, /) -> float64: ...
-    def __tp_s9__(self, /) -> complex128: ...
-    def __tp_s11__(self, /) -> float64: ...
-    def __tp_s12__(self, /) -> float64: ...
-    def __tp_s13__(self, /) -> float64: ...
-    def __tp_s14__(self, /) -> float64: ...
-    def __tp_s15__(self, /) -> float64: ...
-    def __tp_s16__(self, /) -> float64: ...
-    def __tp_s17__(self, /) -> float64: ...
-    def __tp_s18__(self, /) -> float64: ...
-    def __tp_s19__(self, /) -> float64: ...
-    def __tp_s20__(self, /) -> float64: ...
-    def __tp_s21__(self, /) -> complex128: ...
-    def __tp_s25__(self, /) -> bool_: ...
-    def __tp_s26__(self, /) -> bool_: ...
-    def __tp_s27__(self, /) -> bool_: ...
-    def __tp_s28__(self, /) -> bool_: ...
-    def __tp_s29__(self, /) -> float64: ...
-    def __tp_s30__(self, /) -> float64: ...
-    def __tp_s32__(self, /) -> float64: ...
 
 class complex32(complexfloating):
     """Complex numbers of two float16 (PyTorch's ``chalf``, ml_dtypes)."""
@@ -2542,42 +2235,34 @@ class complex64(complexfloating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K65, /) -> _K65: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K65, /) -> _K65: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K65, /) -> _K65: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K65, /) -> _K65: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K55, /) -> _K55: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | weak_int | weak_float | weak_complex, /) -> complex64: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> complex64: ...
     def __tp_s1__(self, /) -> complex64: ...
     def __tp_s2__(self, /) -> complex64: ...
@@ -2605,60 +2290,14 @@ class complex64(complexfloating):
 class complex128(complexfloating):
     """Complex numbers of two float64."""
     abstract: ClassVar[Literal[False]]  # type: ignore[assignment]
-    @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: _K66, /) -> _K66: ...  # type: ignore[override]
-    @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | weak_int | weak_float | weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: _K66, /) -> _K66: ...  # type: ignore[override]
-    @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | weak_int | weak_float | weak_complex, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: _K66, /) -> _K66: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | weak_int | weak_float | weak_complex, /) -> complex128: ...  # type: ignore[override]
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: _K66, /) -> _K66: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | weak_int | weak_float | weak_complex, /) -> complex128: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
-    @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
-    @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
-    def __tp_s0__(self, /) -> complex128: ...
-    def __tp_s1__(self, /) -> complex128: ...
-    def __tp_s2__(self, /) -> complex128: ...
-    def __tp_s3__(self, /) -> complex128: ...
-    def __tp_s4__(self, /) -> complex128: ...
-    def __tp_s5__(self, /) -> complex128: ...
-    def __tp_s7__(self, /) -> complex128: ...
-    def __tp_s9__(self, /) -> complex128: ...
-    def __tp_s11__(self, /) -> complex128: ...
-    def __tp_s12__(self, /) -> complex128: ...
-    def __tp_s16__(self, /) -> complex128: ...
-    def __tp_s17__(self, /) -> complex128: ...
-    def __tp_s18__(self, /) -> complex128: ...
-    def __tp_s19__(self, /) -> complex128: ...
-    def __tp_s20__(self, /) -> complex128: ...
-    def __tp_s21__(self, /) -> complex128: ...
-    def __tp_s25__(self, /) -> bool_: ...
-    def __tp_s26__(self, /) -> bool_: ...
-    def __tp_s27__(self, /) -> bool_: ...
-    def __tp_s28__(self, /) -> bool_: ...
-    def __tp_s29__(self, /) -> complex128: ...
-    def __tp_s30__(self, /) -> complex128: ...
-    def __tp_s32__(self, /) -> float64: ...
 
 class weak_int(integer):
     """A Python ``int`` or a weakly typed integer array (JAX's ``i*``)."""
@@ -2684,8 +2323,6 @@ class weak_int(integer):
     @overload
     def __tp_truediv__(self, left: uint4 | uint8 | uint16 | uint32 | int4 | int8 | int16 | int32, /) -> float32: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: uint64 | int64, /) -> float64: ...  # type: ignore[override]
-    @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _K3, /) -> _K3: ...  # type: ignore[override]
@@ -2696,7 +2333,7 @@ class weak_int(integer):
     @overload
     def __tp_pow__(self, left: _K4, /) -> _K4: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | weak_int, /) -> int64: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | weak_int, /) -> int32: ...  # type: ignore[override]
     @overload
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
@@ -2712,7 +2349,7 @@ class weak_int(integer):
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_int: ...
     def __tp_s1__(self, /) -> weak_int: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -2728,8 +2365,8 @@ class weak_int(integer):
     def __tp_s15__(self, /) -> weak_float: ...
     def __tp_s16__(self, /) -> weak_int: ...
     def __tp_s17__(self, /) -> weak_int: ...
-    def __tp_s18__(self, /) -> int64: ...
-    def __tp_s19__(self, /) -> int64: ...
+    def __tp_s18__(self, /) -> int32: ...
+    def __tp_s19__(self, /) -> int32: ...
     def __tp_s20__(self, /) -> weak_float: ...
     def __tp_s21__(self, /) -> weak_complex: ...
     def __tp_s22__(self, /) -> weak_int: ...
@@ -2752,37 +2389,37 @@ class weak_float(floating):
     @overload
     def __tp_add__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> weak_float: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> weak_float: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> weak_float: ...  # type: ignore[override]
     @overload
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: _K67, /) -> _K67: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: _K56, /) -> _K56: ...  # type: ignore[override]
     @overload
-    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_floordiv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> weak_float: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _K11, /) -> _K11: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int, /) -> weak_float: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int, /) -> weak_float: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_float: ...
     def __tp_s1__(self, /) -> weak_float: ...
     def __tp_s2__(self, /) -> weak_float: ...
@@ -2816,50 +2453,42 @@ class weak_complex(complexfloating):
     @overload
     def __tp_add__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: _K68, /) -> _K68: ...  # type: ignore[override]
+    def __tp_add__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
+    def __tp_add__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
     @overload
     def __tp_add__(self, left: bfloat16 | float16 | float32, /) -> complex64: ...  # type: ignore[override]
     @overload
-    def __tp_add__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_sub__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: _K68, /) -> _K68: ...  # type: ignore[override]
+    def __tp_sub__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
+    def __tp_sub__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
     @overload
     def __tp_sub__(self, left: bfloat16 | float16 | float32, /) -> complex64: ...  # type: ignore[override]
     @overload
-    def __tp_sub__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
-    @overload
     def __tp_truediv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: _K68, /) -> _K68: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
     @overload
-    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
+    def __tp_truediv__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
     @overload
     def __tp_truediv__(self, left: bfloat16 | float16 | float32, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_truediv__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
     def __tp_floordiv__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: _K68, /) -> _K68: ...  # type: ignore[override]
+    def __tp_pow__(self, left: _K57, /) -> _K57: ...  # type: ignore[override]
     @overload
-    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
+    def __tp_pow__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | weak_int | weak_float, /) -> weak_complex: ...  # type: ignore[override]
     @overload
     def __tp_pow__(self, left: bfloat16 | float16 | float32, /) -> complex64: ...  # type: ignore[override]
-    @overload
-    def __tp_pow__(self, left: float64, /) -> complex128: ...  # type: ignore[override]
     def __tp_and__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     def __tp_lshift__(self, left: _Abstract, /) -> Any: ...  # type: ignore[override]
     @overload
     def __tp_lt__(self, left: _Abstract, /) -> bool_: ...  # type: ignore[override]
     @overload
-    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | uint64 | int8 | int16 | int32 | int64 | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
+    def __tp_lt__(self, left: bool_ | uint8 | uint16 | uint32 | int8 | int16 | int32 | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex, /) -> bool_: ...  # type: ignore[override]
     def __tp_s0__(self, /) -> weak_complex: ...
     def __tp_s1__(self, /) -> weak_complex: ...
     def __tp_s2__(self, /) -> weak_complex: ...
@@ -2891,6 +2520,12 @@ WEAK: Final[tuple[type[DType], ...]] = ...
 "The weak markers: Python scalars and JAX's weakly typed arrays."
 BY_NAME: Final[dict[str, type[DType]]] = ...
 'Every marker by its ``name``.'
+NARROW_INTS: Final[tuple[str, ...]] = ...
+'The signed integers narrower than a byte: ``int1``, ``int2``, ``int4``.'
+NARROW_UINTS: Final[tuple[str, ...]] = ...
+'The unsigned integers narrower than a byte: ``uint1``, ``uint2``, ``uint4``.'
+NARROW_FLOATS: Final[tuple[str, ...]] = ...
+'The floats narrower than 16 bits: the float4, float6 and float8 types.'
 
 
 
@@ -2899,72 +2534,61 @@ class _Abstract(Protocol):
     """A category of dtypes (``floating``), not a dtype: its ``abstract`` is true."""
     abstract: ClassVar[Literal[True]]
 
-_K0 = TypeVar("_K0", bound=bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex)
-_K1 = TypeVar("_K1", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_int | weak_float | weak_complex)
-_K2 = TypeVar("_K2", bound=uint1 | uint2 | int1 | int2 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K3 = TypeVar("_K3", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_int | weak_float)
-_K4 = TypeVar("_K4", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K5 = TypeVar("_K5", bound=bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | weak_int)
-_K6 = TypeVar("_K6", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | uint64 | int1 | int2 | int4 | int8 | int16 | int32 | int64 | weak_int)
+_K0 = TypeVar("_K0", bound=bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex)
+_K1 = TypeVar("_K1", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_int | weak_float | weak_complex)
+_K2 = TypeVar("_K2", bound=uint1 | uint2 | int1 | int2 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K3 = TypeVar("_K3", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_int | weak_float)
+_K4 = TypeVar("_K4", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K5 = TypeVar("_K5", bound=bool_ | uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | weak_int)
+_K6 = TypeVar("_K6", bound=uint1 | uint2 | uint4 | uint8 | uint16 | uint32 | int1 | int2 | int4 | int8 | int16 | int32 | weak_int)
 _K7 = TypeVar("_K7", bound=int1)
 _K8 = TypeVar("_K8", bound=int2)
 _K9 = TypeVar("_K9", bound=int4)
-_K10 = TypeVar("_K10", bound=int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K11 = TypeVar("_K11", bound=float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K12 = TypeVar("_K12", bound=int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K13 = TypeVar("_K13", bound=int8 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K14 = TypeVar("_K14", bound=int8 | int16 | int32 | int64)
-_K15 = TypeVar("_K15", bound=int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K16 = TypeVar("_K16", bound=int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K17 = TypeVar("_K17", bound=int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K18 = TypeVar("_K18", bound=int16 | int32 | int64)
-_K19 = TypeVar("_K19", bound=int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K20 = TypeVar("_K20", bound=int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K21 = TypeVar("_K21", bound=int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K22 = TypeVar("_K22", bound=int32 | int64)
-_K23 = TypeVar("_K23", bound=int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K24 = TypeVar("_K24", bound=int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K25 = TypeVar("_K25", bound=int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K26 = TypeVar("_K26", bound=int64)
-_K27 = TypeVar("_K27", bound=uint1)
-_K28 = TypeVar("_K28", bound=uint2)
-_K29 = TypeVar("_K29", bound=uint4)
-_K30 = TypeVar("_K30", bound=uint8 | uint16 | uint32 | uint64 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K31 = TypeVar("_K31", bound=uint8 | uint16 | uint32 | uint64 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K32 = TypeVar("_K32", bound=uint8 | uint16 | uint32 | uint64 | int16 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K33 = TypeVar("_K33", bound=uint8 | uint16 | uint32 | uint64 | int16 | int32 | int64)
-_K34 = TypeVar("_K34", bound=uint16 | uint32 | uint64 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K35 = TypeVar("_K35", bound=uint16 | uint32 | uint64 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K36 = TypeVar("_K36", bound=uint16 | uint32 | uint64 | int32 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K37 = TypeVar("_K37", bound=uint16 | uint32 | uint64 | int32 | int64)
-_K38 = TypeVar("_K38", bound=uint32 | uint64 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K39 = TypeVar("_K39", bound=uint32 | uint64 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K40 = TypeVar("_K40", bound=uint32 | uint64 | int64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K41 = TypeVar("_K41", bound=uint32 | uint64 | int64)
-_K42 = TypeVar("_K42", bound=uint64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128 | weak_float | weak_complex)
-_K43 = TypeVar("_K43", bound=uint64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K44 = TypeVar("_K44", bound=uint64 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | complex64 | complex128)
-_K45 = TypeVar("_K45", bound=uint64)
-_K46 = TypeVar("_K46", bound=float4_e2m1fn)
-_K47 = TypeVar("_K47", bound=float6_e2m3fn)
-_K48 = TypeVar("_K48", bound=float6_e3m2fn)
-_K49 = TypeVar("_K49", bound=float8_e3m4)
-_K50 = TypeVar("_K50", bound=float8_e4m3)
-_K51 = TypeVar("_K51", bound=float8_e4m3b11fnuz)
-_K52 = TypeVar("_K52", bound=float8_e4m3fn)
-_K53 = TypeVar("_K53", bound=float8_e4m3fnuz)
-_K54 = TypeVar("_K54", bound=float8_e5m2)
-_K55 = TypeVar("_K55", bound=float8_e5m2fnuz)
-_K56 = TypeVar("_K56", bound=float8_e8m0fnu)
-_K57 = TypeVar("_K57", bound=bfloat16 | float32 | float64 | complex64 | complex128)
-_K58 = TypeVar("_K58", bound=bfloat16 | float32 | float64)
-_K59 = TypeVar("_K59", bound=float16 | float32 | float64 | complex64 | complex128)
-_K60 = TypeVar("_K60", bound=float16 | float32 | float64)
-_K61 = TypeVar("_K61", bound=float32 | float64 | complex64 | complex128)
-_K62 = TypeVar("_K62", bound=float32 | float64)
-_K63 = TypeVar("_K63", bound=float64 | complex128)
-_K64 = TypeVar("_K64", bound=float64)
-_K65 = TypeVar("_K65", bound=complex64 | complex128)
-_K66 = TypeVar("_K66", bound=complex128)
-_K67 = TypeVar("_K67", bound=float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e8m0fnu | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | bfloat16 | float16 | float32 | float64 | weak_float)
-_K68 = TypeVar("_K68", bound=complex64 | complex128 | weak_complex)
+_K10 = TypeVar("_K10", bound=int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K11 = TypeVar("_K11", bound=float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K12 = TypeVar("_K12", bound=int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K13 = TypeVar("_K13", bound=int8 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K14 = TypeVar("_K14", bound=int8 | int16 | int32)
+_K15 = TypeVar("_K15", bound=int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K16 = TypeVar("_K16", bound=int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K17 = TypeVar("_K17", bound=int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K18 = TypeVar("_K18", bound=int16 | int32)
+_K19 = TypeVar("_K19", bound=int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K20 = TypeVar("_K20", bound=int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K21 = TypeVar("_K21", bound=int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K22 = TypeVar("_K22", bound=int32)
+_K23 = TypeVar("_K23", bound=uint1)
+_K24 = TypeVar("_K24", bound=uint2)
+_K25 = TypeVar("_K25", bound=uint4)
+_K26 = TypeVar("_K26", bound=uint8 | uint16 | uint32 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K27 = TypeVar("_K27", bound=uint8 | uint16 | uint32 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K28 = TypeVar("_K28", bound=uint8 | uint16 | uint32 | int16 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K29 = TypeVar("_K29", bound=uint8 | uint16 | uint32 | int16 | int32)
+_K30 = TypeVar("_K30", bound=uint16 | uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K31 = TypeVar("_K31", bound=uint16 | uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K32 = TypeVar("_K32", bound=uint16 | uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K33 = TypeVar("_K33", bound=uint16 | uint32 | int32)
+_K34 = TypeVar("_K34", bound=uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64 | weak_float | weak_complex)
+_K35 = TypeVar("_K35", bound=uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K36 = TypeVar("_K36", bound=uint32 | int32 | float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | complex64)
+_K37 = TypeVar("_K37", bound=uint32 | int32)
+_K38 = TypeVar("_K38", bound=float4_e2m1fn)
+_K39 = TypeVar("_K39", bound=float6_e2m3fn)
+_K40 = TypeVar("_K40", bound=float6_e3m2fn)
+_K41 = TypeVar("_K41", bound=float8_e3m4)
+_K42 = TypeVar("_K42", bound=float8_e4m3)
+_K43 = TypeVar("_K43", bound=float8_e4m3b11fnuz)
+_K44 = TypeVar("_K44", bound=float8_e4m3fn)
+_K45 = TypeVar("_K45", bound=float8_e4m3fnuz)
+_K46 = TypeVar("_K46", bound=float8_e5m2)
+_K47 = TypeVar("_K47", bound=float8_e5m2fnuz)
+_K48 = TypeVar("_K48", bound=float8_e8m0fnu)
+_K49 = TypeVar("_K49", bound=bfloat16 | float32 | complex64)
+_K50 = TypeVar("_K50", bound=bfloat16 | float32)
+_K51 = TypeVar("_K51", bound=float16 | float32 | complex64)
+_K52 = TypeVar("_K52", bound=float16 | float32)
+_K53 = TypeVar("_K53", bound=float32 | complex64)
+_K54 = TypeVar("_K54", bound=float32)
+_K55 = TypeVar("_K55", bound=complex64)
+_K56 = TypeVar("_K56", bound=float4_e2m1fn | float6_e2m3fn | float6_e3m2fn | float8_e3m4 | float8_e4m3 | float8_e4m3b11fnuz | float8_e4m3fn | float8_e4m3fnuz | float8_e5m2 | float8_e5m2fnuz | float8_e8m0fnu | bfloat16 | float16 | float32 | weak_float)
+_K57 = TypeVar("_K57", bound=complex64 | weak_complex)
