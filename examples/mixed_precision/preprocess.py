@@ -43,9 +43,9 @@ def lookup(table: Array[bfloat16], idx: Array[integer]) -> Array[bfloat16]:
     return table[idx]
 
 
-def embed(
-    table: Array[bfloat16], ids: Array[uint32], shards: int
-) -> Array[bfloat16]:
+# Hashed ids arrive as uint32 (with x64 off JAX has no 64-bit integers); each
+# shard holds every ``shards``-th row of the table.
+def embed(table: Array[bfloat16], ids: Array[uint32], shards: int) -> Array[bfloat16]:
     """Map hashed ids to rows of this shard and look them up."""
     rows = ids / shards  # meant ids // shards: true division makes floats
     reveal_type(rows)

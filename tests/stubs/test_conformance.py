@@ -44,7 +44,7 @@ from stubprogram import (
 )
 
 from typing_pkg import stubgen
-from typing_pkg.conformance.truthfile import Cell, read_truth
+from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg.rules import get_rules
 
 RULES = get_rules("jax")
