@@ -1,7 +1,7 @@
 """What the generated stubs cost: basedpyright and mypy on a generated program.
 
 Run ``python benchmarks/bench_stubs.py`` (``--ops 1000 10000``, ``--repeat 5``,
-``--floor``, ``--no-mypy``).
+``--floor``, ``--no-mypy``, ``--baseline DIR``).
 It generates a program of N array operations (functions of eight lines such
 as ``v3 = v1 * a2 + 2.0``, operands drawn from 15 common dtypes and Python
 scalars, only defined promotions, deterministic) and installs the package two
@@ -20,6 +20,9 @@ times (CPU seconds, the least of ``--repeat`` interleaved rounds):
 With ``--floor`` it also times basedpyright on the stubs cut to one overload
 per operator (arrays only: every Python scalar operand is then an error): the
 least any overload-and-protocol encoding can cost, the floor under the goal.
+With ``--baseline DIR`` it also times both checkers with another stub package
+(``DIR/typing_pkg-stubs``, e.g. the stubs a previous generator wrote) in the
+same interleaved rounds, to compare two encodings on equal terms.
 
 It prints one line per measurement, the ratios, the growth from the
 smallest to the largest program, and the size of the generated stubs.
@@ -90,8 +93,11 @@ def program(n: int, seed: int = 0) -> str:
     return "\n".join(out) + "\n"
 
 
-def make_env(where: Path, with_stubs: bool) -> Path:
-    """Create a virtual environment that sees ``typing_pkg`` (and maybe the stubs)."""
+def make_env(where: Path, with_stubs: bool, stubs: Path | None = None) -> Path:
+    """Create a virtual environment that sees ``typing_pkg`` (and maybe the stubs).
+
+    ``stubs`` is the directory holding the stub package (default: the repository's).
+    """
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(where)],
         check=True,
@@ -99,7 +105,7 @@ def make_env(where: Path, with_stubs: bool) -> Path:
     site = next(where.glob("lib/python3*/site-packages"))
     (site / "typing_pkg.pth").write_text(f"{ROOT}\n")
     if with_stubs:
-        shutil.copytree(stubs_dir() / PACKAGE, site / PACKAGE)
+        shutil.copytree((stubs_dir() if stubs is None else stubs) / PACKAGE, site / PACKAGE)
     return where / "bin" / "python"
 
 
@@ -190,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--floor", action="store_true", help="also time the stubs cut to one overload per operator"
     )
+    parser.add_argument(
+        "--baseline", type=Path, help="also time the stub package under this directory"
+    )
     args = parser.parse_args(argv)
     size = sum(p.stat().st_size for p in (stubs_dir() / PACKAGE).rglob("*") if p.is_file())
     print(f"generated stubs: {size / 1024:.0f} KiB in {stubs_dir() / PACKAGE}")
@@ -203,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         plain_py = make_env(base / "plain", with_stubs=False)
         stubs_py = make_env(base / "stubs", with_stubs=True)
         floor_py = make_floor_env(base / "floor") if args.floor else None
+        baseline_py = (
+            make_env(base / "baseline", with_stubs=True, stubs=args.baseline)
+            if args.baseline
+            else None
+        )
         for n in args.ops:
             work = base / f"prog{n}"
             work.mkdir()
@@ -214,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                 envs = {"plain": plain_py, "stubs": stubs_py}
                 if floor_py is not None and name == "basedpyright":
                     envs["floor"] = floor_py
+                if baseline_py is not None:
+                    envs["baseline"] = baseline_py
                 # Interleaved rounds, the least time of each: drift on a shared
                 # machine then touches every variant alike.
                 best = dict.fromkeys(envs, float("inf"))
@@ -229,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
                     floor = best["floor"]
                     print(f"{'':>13} {n:>6} ops: floor (one overload per operator) "
                           f"{floor:6.2f} s, ratio {floor / plain:.2f}x")  # fmt: skip
+                if "baseline" in best:
+                    other = best["baseline"]
+                    print(f"{'':>13} {n:>6} ops: baseline stubs ({args.baseline}) "
+                          f"{other:6.2f} s, ratio {other / plain:.2f}x")  # fmt: skip
     for name, values in ratios.items():
         if len(values) > 1:
             print(f"{name}: ratio grows {values[0]:.2f}x -> {values[-1]:.2f}x "

@@ -70,7 +70,7 @@ def promote_types(a: Any, b: Any, *, rules: str = DEFAULT) -> type[DType]:
     except (KeyError, TypeError):  # not seen yet, or unhashable
         pass
     result = BY_NAME[_promote_names(to_marker(a).name, to_marker(b).name, rules)]
-    if _cacheable(a) and _cacheable(b):
+    if cacheable(a) and cacheable(b):
         by_rules = _promoted.setdefault(rules, {})
         if len(by_rules) >= _CACHE_LIMIT:
             by_rules.clear()
@@ -79,7 +79,7 @@ def promote_types(a: Any, b: Any, *, rules: str = DEFAULT) -> type[DType]:
     return result
 
 
-def _cacheable(x: object) -> bool:
+def cacheable(x: object) -> bool:
     """Return whether ``x`` may be a cache key: a dtype-like, not an array (which has a dtype)."""
     return isinstance(x, (str, type)) or not hasattr(x, "dtype")
 

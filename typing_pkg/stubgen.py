@@ -17,56 +17,98 @@ numtype's ``_nep50.pyi`` instead: the rules are matched through the *other*
 operand.
 
 * Every marker class in ``dtypes.pyi`` carries one private *rule method* per
-  operator family (operators whose array tables are equal: ``+``, ``*``,
-  ``@`` and their in-place forms are one family), overloaded by left operand::
+  family of equal tables (``+``, ``*``, ``@``, their in-place forms and
+  ``promote_types`` are one family under ``jax``), overloaded by left
+  operand::
 
       class int8(signedinteger):
           @overload
-          def __tp_add__(self, left: _Abstract, /) -> Any: ...     # unknown dtype
+          def __tp_add__(self, left: Category, /) -> Any: ...        # unknown dtype
           @overload
-          def __tp_add__(self, left: _K3, /) -> _K3: ...           # L + int8 is L
+          def __tp_add__(self, left: Kept3, /) -> Kept3: ...         # L + int8 is L
           @overload
           def __tp_add__(self, left: uint8, /) -> int16: ...
           ...
 
   A category (``floating``, ``DType``) answers ``Any`` for any left operand.
 * ``Array.__add__`` has *one* overload for arrays,
-  ``(self: Array[_L], other: Array[_Can_add[_L, _R]]) -> Array[_R]``: the
-  checker solves ``_L`` from ``self`` and ``_R`` from the right operand's rule
-  method.  An undefined pair has no item, so nothing matches and the checker
-  reports the operator as unsupported (then tries the reflected method, which
-  takes Python scalars only).
+  ``(self: Array[Left], other: Array[AddRule[Left, Result]] | NumpyArray)
+  -> Array[Result]``: the checker solves ``Left`` from ``self`` and ``Result``
+  from the right operand's rule method.  An undefined pair has no item, so
+  nothing matches and the checker reports the operator as unsupported (then
+  tries the reflected method, which takes Python scalars only).  A NumPy
+  array (``NumpyArray``) is accepted there with an unknown dtype: nothing
+  solves ``Result``, whose default is ``Any`` (see ``_binary_sigs`` for why
+  not more).
 * Python scalars (``x + 1``, and ``1 + x`` through ``__radd__``) and unary
-  operators depend on ``self``'s dtype alone: each marker has a method
-  ``__tp_s<n>__(self) -> <result>`` per such rule it defines, and
+  operators depend on ``self``'s dtype alone: each marker has a method per
+  such rule it defines, ``__tp_add_int__(self) -> <result>``, and
   ``Array.__add__`` one overload per Python scalar kind,
-  ``(self: Array[_S1[_R]], other: int) -> Array[_R]``.  The kinds come in the
-  order ``bool``, ``int``, ``float``, ``complex``, since a checker accepts a
-  ``bool`` where an ``int`` is expected and an ``int`` where a ``float`` is;
-  where a narrower scalar is undefined and a wider one is not
-  (``Array[bool_] - True`` is an error, ``Array[bool_] - 1`` is not), the
-  wider rule is a separate overload taking a protocol the narrower Python
-  type does not satisfy (``_IntNotBool``, ``_FloatNotInt``,
+  ``(self: Array[AddIntRule[Result]], other: int) -> Array[Result]``.  The
+  kinds come in the order ``bool``, ``int``, ``float``, ``complex``, since a
+  checker accepts a ``bool`` where an ``int`` is expected and an ``int``
+  where a ``float`` is; where a narrower scalar is undefined and a wider one
+  is not (``Array[bool_] - True`` is an error, ``Array[bool_] - 1`` is not),
+  the wider rule is a separate overload taking a protocol the narrower
+  Python type does not satisfy (``_IntNotBool``, ``_FloatNotInt``,
   ``_ComplexNotFloat``).
 * Unknown dtypes (``Array[Any]``, ``Array[floating]``, ``Array[T]``) give
   ``Array[Any]`` (a comparison ``Array[bool_]``, as with the plugin) and
   never an error: a category's rule methods answer ``Any``, a concrete
-  marker's first item takes a left operand whose ``abstract`` is
-  ``Literal[True]`` (categories; concrete markers declare ``Literal[False]``,
-  as at run time), and a last overload takes a ``self`` of unknown dtype with
-  any Python scalar.  Categories give ``Array[Any]`` rather than the
-  plugin's category result because pyright matches a type variable bounded
-  by ``floating`` exactly as it matches ``floating``, and a generic function
-  (``def f(x: Array[F]) -> Array[F]: return x * 2``) must not get a false
-  error.
+  marker's first item takes a left operand that is a ``Category`` (its
+  ``abstract`` is ``Literal[True]``; concrete markers declare
+  ``Literal[False]``, as at run time), and a last overload takes a ``self``
+  of unknown dtype (``SomeDType``) with any Python scalar.  Categories give
+  ``Array[Any]`` rather than the plugin's category result because pyright
+  matches a type variable bounded by ``floating`` exactly as it matches
+  ``floating``, and a generic function (``def f(x: Array[F]) -> Array[F]:
+  return x * 2``) must not get a false error.
 * A comparison gives ``bool_`` wherever it is defined, so its overloads
-  check the rule (``other: Array[_Can_lt[_L, bool_]]``) without solving a
+  check the rule (``other: Array[LtRule[Left, bool_]]``) without solving a
   type variable: less work for the checker.
+* The dtypes JAX with x64 off canonicalises (``float64`` computes as
+  ``float32``) are operands too, with the rules' results.
 
-``Encoding.overloads`` counts them: 2 to 9 per operator (``+``: 6).  These
-stubs are for checkers without plugins; mypy does not read the overloads
-(see below), so they may use what only pyright-like checkers support (a
-protocol as ``Array``'s type argument).
+``Encoding.overloads`` counts them: 2 to 9 per operator (``+``: 6).
+
+The run-time API
+----------------
+
+``promotion.pyi`` types ``promote_types(a, b)`` and ``result_type(a, b)`` with
+the same rule methods, in a dozen overloads each rather than one per pair:
+``(a: type[Left] | Array[Left], b: type[AddRule[Left, Result]] | ...) ->
+type[Result]``, and a marker or array with no promotion matches nothing (an
+error).  A NumPy or Python scalar type (or scalar) as the first argument is
+read by a rule method of its own, ``__tp_promote_other__`` (kept out of the
+operators' methods: pyright reads every item of a method it matches, NumPy's
+annotations with them); a Python type or scalar as the second by one
+overload per kind (``type[_FloatNotInt]`` after NumPy's types, since
+``np.float64`` is a ``float``).  Anything the stubs do not read (a dtype
+name, a NumPy type second, a category, ``rules="numpy"``) gives
+``type[DType]``, never an error.  ``Array.astype`` has an overload per
+marker name (``Literal["float32"] | type[np.float32] | np.dtype[np.float32]``),
+and one per Python type, converted as the library converts it: to the dtype
+a weak value of its kind takes (``RuleSet.weak_dtypes``: ``float32`` under
+``jax``, as ``jnp.zeros(3).astype(float)`` is).
+
+Names
+-----
+
+What a checker shows (hovering ``+``: ``other: Array[AddRule[Left,
+Result]]``): ``Left`` is ``self``'s dtype, ``Result`` the result's; a
+family's protocol is ``<Op>Rule`` (``AddRule``, ``LtRule``, named after its
+first operator) with rule method ``__tp_<op>__``; a self rule's protocol is
+``<Op><Kind>Rule`` (``AddFloatRule``, ``SubIntNotBoolRule``, ``NegRule``,
+``ResultTypeRule``), named after the first operator that uses it, with
+method ``__tp_<op>_<kind>__``; each protocol's docstring lists every use.
+``Category`` is a dtype category, ``SomeDType`` a dtype the stubs cannot
+name, ``Kept<n>`` the left operands a rule leaves unchanged,
+``NumpyArray`` a NumPy array operand, and ``NumpyUnknown`` a NumPy scalar
+type that names no marker (``np.floating``).
+
+These stubs are for checkers without plugins; mypy does not read the
+overloads (see below), so they may use what only pyright-like checkers
+support (a protocol as ``Array``'s type argument).
 
 Packaging
 =========
@@ -80,9 +122,10 @@ pyright, basedpyright, Pylance, pyrefly and ty look first.
 mypy looks there too, and the overloads would cost it: measured with
 ``benchmarks/bench_stubs.py`` on 10,000 operations, mypy with the plugin
 took 2.9× as long with the stubs visible (the plugin widens every overload
-item) and mypy without the plugin 4.5×.  So ``Array``'s operators come
-twice in ``typing.pyi``: first the run-time module's plain signatures under
-``if MYPY:``, then the overloads, unconditionally.  mypy treats ``MYPY`` as
+item) and mypy without the plugin 4.5×.  So ``Array``'s operators and
+``astype`` come twice in ``typing.pyi``, as ``promote_types`` and
+``result_type`` do in ``promotion.pyi``: first the run-time module's plain
+signatures under ``if MYPY:``, then the overloads, unconditionally.  mypy treats ``MYPY`` as
 true and keeps the first declaration of a name (the second is a
 redefinition, an error it does not report in an installed package), so it
 reads the plain signatures, which the plugin refines exactly as without the
@@ -96,7 +139,7 @@ gives the plain ``Array[Any]`` results); the plugin is mypy's precise path.
 Offering it the overloads would not be enough either: mypy solves the
 protocol for arrays (``Array[float32] + Array[int8]``) but not the
 self-type protocols of the scalar overloads (``Array[int8] + 2`` is an
-error) nor the ``_Abstract`` test (``Array[bool_] - Array[bool_]`` is
+error) nor the ``Category`` test (``Array[bool_] - Array[bool_]`` is
 ``Array[Any]``, not an error); precision without the plugin would need an
 encoding of its own for mypy.
 """
@@ -105,6 +148,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -112,7 +156,7 @@ from pathlib import Path
 from typing import Final
 
 from typing_pkg.dtypes import ABSTRACT, BY_NAME
-from typing_pkg.ops import BINARY, COMPARISON, INPLACE, UNARY
+from typing_pkg.ops import BINARY, COMPARISON, INPLACE, SYMBOL, UNARY
 from typing_pkg.rules import DEFAULT, RuleSet, Undefined, get_rules
 
 __all__ = [
@@ -140,16 +184,23 @@ _SCALARS: Final = (
 )
 _COMPARISONS: Final = frozenset(COMPARISON)
 _REFLECTED: Final = tuple(op for op in BINARY if op not in _COMPARISONS)
-_OPERATOR_DUNDERS: Final = frozenset(
-    {f"__{op}__" for op in (*BINARY, *INPLACE, *UNARY)} | {f"__r{op}__" for op in _REFLECTED}
+_OPS: Final = (*BINARY, *INPLACE)
+_OVERLOADED: Final = frozenset(
+    {f"__{op}__" for op in (*_OPS, *UNARY)} | {f"__r{op}__" for op in _REFLECTED} | {"astype"}
 )
+"""``Array``'s methods that the stubs declare twice: plain for mypy, overloaded for pyright."""
 _DTYPES_IMPORTS: Final = (
-    "from typing import Any, ClassVar, Literal, Protocol, TypeVar, overload, type_check_only\n"
+    "from typing import Any, ClassVar, Literal, Never, Protocol, TypeAlias, TypeVar, overload, "
+    "type_check_only\n"
 )
-_ABSTRACT_PROTOCOL: Final = '''
+_CATEGORY_PROTOCOL: Final = '''
 @type_check_only
-class _Abstract(Protocol):
-    """A category of dtypes (``floating``), not a dtype: its ``abstract`` is true."""
+class Category(Protocol):
+    """A category of dtypes (``floating``), not a dtype: its ``abstract`` is true.
+
+    ``Any``, ``DType`` and a type variable bounded by a marker class are
+    categories too: their dtype is unknown.
+    """
     abstract: ClassVar[Literal[True]]
 '''
 
@@ -188,41 +239,43 @@ def _header(rules: RuleSet) -> str:
 
 # ------------------------------------------------------------------ the rules as groups
 
+PROMOTE: Final = "promote"
+"""The key of ``promote_types``'s table (``RuleSet.promote``) beside the operators'."""
+
 
 @dataclass(frozen=True)
 class Group:
-    """Operands that give one result; ``result`` ``None``: each keeps its own dtype."""
+    """Left operands that give one result."""
 
-    result: str | None
+    result: str
     operands: tuple[str, ...]
-    param: str = ""
-    """For a group of Python scalars: the type the scalar operand is declared as."""
 
 
 @dataclass
 class Family:
-    """Operators with equal array×array tables, and each right operand's rules."""
+    """Equal tables (operators, ``promote_types``) and their rules.
+
+    Its rule method on marker ``M`` gives ``L OP M`` by left operand ``L``.
+    """
 
     name: str
     ops: tuple[str, ...]
+    """The keys it serves: operators and ``promote``."""
     kept: dict[str, tuple[str, ...]] | None
     """Right operand → the left operands ``L`` with ``L OP M`` = ``L`` (``None``: no such rule)."""
     rules: dict[str, list[Group]] = field(default_factory=dict)
-    """Right operand → its other groups of left operands; group ``k`` is rule ``k``."""
-
-    @property
-    def size(self) -> int:
-        """The number of indexed rules: the most groups one right operand has."""
-        return max((len(g) for g in self.rules.values()), default=0)
+    """Right operand → its other groups of left operands, in the order they are tried."""
+    constant: str | None = None
+    """The one result every defined pair gives (``bool_`` for comparisons), if there is one."""
 
 
 @dataclass(frozen=True)
 class SelfRule:
     """Results that depend on ``self``'s dtype alone: a Python scalar kind, or a unary operator.
 
-    Each marker it defines a result for gets a method ``__tp_s<index>__``
-    returning that result; ``param`` is the type the scalar operand is
-    declared as (empty for a unary operator).
+    Each marker it defines a result for gets a method returning that result;
+    ``param`` is the type the scalar operand is declared as (empty for a
+    unary operator).
     """
 
     param: str
@@ -235,20 +288,49 @@ class Encoding:
     """Everything the stubs say about one rule set, grouped as the overloads need it."""
 
     rules: RuleSet
+    types: tuple[str, ...]
+    """The array dtypes the stubs read: the rule set's, then those it canonicalises
+    (``float64`` is ``float32`` in JAX with x64 off)."""
     families: list[Family]
     family_of: dict[str, Family]
+    """Every key (operator, ``promote``) → the family that serves it."""
     scalar_rules: dict[tuple[str, bool], list[SelfRule]]
     """(op, reflected) → the rules for Python scalars, in the order a checker tries them."""
     unary_rules: dict[str, SelfRule]
-    self_rules: dict[SelfRule, int] = field(default_factory=dict)
-    """Every distinct self rule and its index (rules shared by operators are one)."""
+    numpy: dict[str, str]
+    """Marker → the NumPy scalar type that stands for it (``float32`` → ``np.float32``):
+    ``promote_types``, ``result_type`` and ``astype`` read them."""
+    result_type: SelfRule
+    """``result_type`` of one argument: a dtype of the rules gives itself."""
+    self_rules: dict[SelfRule, str] = field(default_factory=dict)
+    """Every distinct self rule and its name, from its first use (``add_float``, ``neg``)."""
+
+    def constant(self, op: str) -> str | None:
+        """Return the one result ``op`` gives wherever it is defined, arrays and scalars alike.
+
+        Comparisons give ``bool_``: their overloads then only accept or refuse
+        an operand, with no type variable to solve, and an operand of unknown
+        dtype still gives ``Array[bool_]``.
+        """
+        arrays = self.family_of[op].constant
+        scalars = {
+            result
+            for reflected in (False, True)
+            for rule in self.scalar_rules.get((op, reflected), [])
+            for _, result in rule.results
+        }
+        return arrays if arrays is not None and scalars <= {arrays} else None
+
+    def python_types(self) -> list[tuple[str, str]]:
+        """Return each Python scalar type and the marker the rules read it as (``float``: weak)."""
+        return [(plain, self.rules.scalars[kind]) for kind, plain, _ in _SCALARS]
 
     def overloads(self, op: str, reflected: bool = False) -> int:
         """Return the number of overloads ``Array`` declares for ``op`` (or its reflection)."""
         if op in UNARY:
             return 2
         scalars = self.scalar_rules[(op, reflected)]
-        # forward: the array rule first; both: the unknown-dtype overload after the scalars
+        # forward: the array rule first; both: the unknown-dtype overload last
         return (0 if reflected else 1) + len(scalars) + 1
 
 
@@ -257,18 +339,25 @@ def _outcome(rules: RuleSet, op: str, left: str, right: str | None = None) -> st
     return None if isinstance(found, Undefined) else found
 
 
-def _by_result(pairs: Iterable[tuple[str, str]], param: str = "") -> list[Group]:
+def _cell(rules: RuleSet, key: str, left: str, right: str) -> str | None:
+    """Return table ``key``'s result for ``(left, right)``, ``None`` where undefined."""
+    if key == PROMOTE:
+        return rules.promote(left, right)
+    return _outcome(rules, key, left, right)
+
+
+def _by_result(pairs: Iterable[tuple[str, str]]) -> list[Group]:
     by_result: dict[str, list[str]] = {}
     for operand, result in pairs:
         by_result.setdefault(result, []).append(operand)
-    return [Group(r, tuple(ops), param) for r, ops in by_result.items()]
+    return [Group(r, tuple(ops)) for r, ops in by_result.items()]
 
 
 def _families(rules: RuleSet, types: Sequence[str]) -> list[Family]:
     tables: dict[tuple[str | None, ...], list[str]] = {}
-    for op in (*BINARY, *INPLACE):
-        table = tuple(_outcome(rules, op, a, b) for a in types for b in types)
-        tables.setdefault(table, []).append(op)
+    for key in (*_OPS, PROMOTE):
+        table = tuple(_cell(rules, key, a, b) for a in types for b in types)
+        tables.setdefault(table, []).append(key)
     families: list[Family] = []
     for table, ops in tables.items():
         cell = dict(zip(((a, b) for a in types for b in types), table, strict=True))
@@ -276,14 +365,16 @@ def _families(rules: RuleSet, types: Sequence[str]) -> list[Family]:
         plain = {m: _by_result(pairs) for m, pairs in defined.items()}
         rest = {m: _by_result((a, r) for a, r in pairs if r != a) for m, pairs in defined.items()}
         use_keep = 1 + max(map(len, rest.values())) < max(map(len, plain.values()))
-        family = Family(ops[0], tuple(ops), None, rest if use_keep else plain)
+        results = {r for r in table if r is not None}
+        constant = next(iter(results)) if len(results) == 1 else None
+        family = Family(ops[0], tuple(ops), None, rest if use_keep else plain, constant)
         if use_keep:
             family.kept = {m: tuple(a for a, r in pairs if r == a) for m, pairs in defined.items()}
         families.append(family)
     return families
 
 
-def _scalar_rules(rules: RuleSet, op: str, reflected: bool) -> list[SelfRule]:
+def _scalar_rules(rules: RuleSet, types: Sequence[str], op: str, reflected: bool) -> list[SelfRule]:
     def out(a: str, scalar: str) -> str | None:
         return _outcome(rules, op, scalar, a) if reflected else _outcome(rules, op, a, scalar)
 
@@ -292,7 +383,7 @@ def _scalar_rules(rules: RuleSet, op: str, reflected: bool) -> list[SelfRule]:
         for restricted in (False, True):
             results = tuple(
                 (a, r)
-                for a in rules.array_types
+                for a in types
                 if (r := out(a, kind)) is not None
                 and restricted == any(out(a, s) is None for s, _, _ in _SCALARS[:k])
             )
@@ -301,14 +392,38 @@ def _scalar_rules(rules: RuleSet, op: str, reflected: bool) -> list[SelfRule]:
     return found
 
 
+def _numpy_types(types: Sequence[str]) -> dict[str, str]:
+    """Return the markers NumPy has a scalar type of, and that type (``np.float32``).
+
+    Read from NumPy itself: a strong marker's dtype whose scalar type lives in
+    ``numpy`` (the ml_dtypes types are ``np.generic`` in NumPy's annotations).
+    """
+    import numpy as np
+
+    found: dict[str, str] = {}
+    for name in types:
+        marker = BY_NAME[name]
+        if marker.weak or marker.abstract:
+            continue
+        scalar = np.dtype(marker).type
+        if scalar.__module__ == "numpy" and getattr(np, scalar.__name__, None) is scalar:
+            found.setdefault(name, f"np.{scalar.__name__}")
+    return found
+
+
+def _snake(param: str) -> str:
+    """``_IntNotBool`` → ``int_not_bool``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", param.lstrip("_")).lower()
+
+
 def encode(rules: str | RuleSet = DEFAULT) -> Encoding:
     """Return the grouped rules of ``rules`` that the stubs encode."""
     ruleset = get_rules(rules)
-    types = ruleset.array_types
+    types = (*ruleset.array_types, *(t for t in ruleset.canonical if t not in ruleset.array_types))
     families = _families(ruleset, types)
     scalar_rules = {
-        (op, reflected): _scalar_rules(ruleset, op, reflected)
-        for op in (*BINARY, *INPLACE)
+        (op, reflected): _scalar_rules(ruleset, types, op, reflected)
+        for op in _OPS
         for reflected in (False, True)
         if not (reflected and (op in _COMPARISONS or op in INPLACE))
     }
@@ -317,28 +432,46 @@ def encode(rules: str | RuleSet = DEFAULT) -> Encoding:
         for op in UNARY
     }
     family_of = {op: f for f in families for op in f.ops}
-    enc = Encoding(ruleset, families, family_of, scalar_rules, unary_rules)
-    for rule in [*(r for rs in scalar_rules.values() for r in rs), *unary_rules.values()]:
-        enc.self_rules.setdefault(rule, len(enc.self_rules))
+    alone = SelfRule("", tuple((a, a) for a in types if _cell(ruleset, PROMOTE, a, a)))
+    enc = Encoding(
+        ruleset, types, families, family_of, scalar_rules, unary_rules, _numpy_types(types),
+        alone,
+    )  # fmt: skip
+    for (op, reflected), found in scalar_rules.items():
+        for rule in found:
+            enc.self_rules.setdefault(rule, f"{'r' if reflected else ''}{op}_{_snake(rule.param)}")
+    for op, rule in unary_rules.items():
+        enc.self_rules.setdefault(rule, op)
+    enc.self_rules.setdefault(alone, "result_type")
     return enc
 
 
 # ------------------------------------------------------------------ rendering
+#
+# The names the checkers show (hovering ``+`` shows the first overload,
+# ``other: Array[AddRule[Left, Result]]``): a family's protocol is
+# ``<Op>Rule`` and its rule method ``__tp_<op>__``; a self rule's protocol
+# ``<Op><Kind>Rule`` (``AddFloatRule``, ``NegRule``) and its method
+# ``__tp_<op>_<kind>__``, named after the first operator that uses it.
 
 
 def _union(names: Iterable[str]) -> str:
     return " | ".join(names)
 
 
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
 class _Names:
-    """Private names of the stubs: type variables bounded by unions, made once each."""
+    """Type variables of ``dtypes.pyi`` bounded by unions of markers, made once each."""
 
     def __init__(self) -> None:
         self.bounds: dict[tuple[str, ...], str] = {}
 
     def keep_var(self, operands: tuple[str, ...]) -> str:
-        """Return a type variable bounded by the union of ``operands``."""
-        return self.bounds.setdefault(operands, f"_K{len(self.bounds)}")
+        """Return a type variable bounded by the union of ``operands``: ``Kept<n>``."""
+        return self.bounds.setdefault(operands, f"Kept{len(self.bounds)}")
 
     def variables(self) -> str:
         """Return the definitions of the type variables made so far."""
@@ -353,82 +486,151 @@ def _rule(family: Family) -> str:
 
 
 def _protocol(family: Family) -> str:
-    return f"_Can_{family.name}"
+    return f"{_camel(family.name)}Rule"
+
+
+def _self_rule(enc: Encoding, rule: SelfRule) -> str:
+    return f"__tp_{enc.self_rules[rule]}__"
+
+
+def _self_protocol(enc: Encoding, rule: SelfRule) -> str:
+    return f"{_camel(enc.self_rules[rule])}Rule"
+
+
+def _uses(keys: Iterable[str]) -> str:
+    """Return what a family serves, for its protocol's docstring."""
+    ops = [f"``{SYMBOL[k]}``" for k in keys if k in _OPS]
+    parts = [f"``L OP M`` for {', '.join(ops)}"] if ops else []
+    if PROMOTE in keys:
+        parts.append("``promote_types(L, M)`` and ``result_type``")
+    return "; ".join(parts)
 
 
 _Sig = tuple[str, str]
 """An overload: its parameters and its result."""
 
 
-def _defs(name: str, sigs: Sequence[_Sig], ignore: str = "", indent: str = "    ") -> str:
-    """Return the overloads of method ``name`` (a plain method if there is one signature)."""
+def _defs(
+    name: str, sigs: Sequence[_Sig], ignore: str = "", indent: str = "    ", tail: str = ", /"
+) -> str:
+    """Return the overloads of ``name`` (a plain function if there is one signature)."""
     comment = f"  # type: ignore[{ignore}]" if ignore else ""
     decorator = f"{indent}@overload\n" if len(sigs) > 1 else ""
     return "".join(
-        f"{decorator}{indent}def {name}({params}, /) -> {result}: ...{comment}\n"
+        f"{decorator}{indent}def {name}({params}{tail}) -> {result}: ...{comment}\n"
         for params, result in sigs
     )
 
 
-def _self_rule(enc: Encoding, rule: SelfRule) -> str:
-    return f"__tp_s{enc.self_rules[rule]}__"
-
-
-def _self_protocol(enc: Encoding, rule: SelfRule) -> str:
-    return f"_S{enc.self_rules[rule]}"
-
-
 _ANY_SCALAR: Final = _union(plain for _, plain, _ in _SCALARS)
+_NUMPY_UNKNOWN: Final = _union(
+    (
+        "np.generic[Never]",
+        "np.number[Never, Any]",
+        "np.integer[Never]",
+        "np.signedinteger[Never]",
+        "np.unsignedinteger[Never]",
+        "np.inexact[Never, Any]",
+        "np.floating[Never]",
+        "np.complexfloating[Never, Never]",
+    )
+)
+"""NumPy scalar types that name no marker statically: ``np.floating``
+(``floating[Any]``), ``np.generic``, ml_dtypes' types (``generic[Any]``).
+A ``Never`` argument is matched by ``Any`` and by no bit width, so
+``np.float32`` (``floating[_32Bit]``) is not one.  (pyright reads
+``np.intp``, ``signedinteger[_32Bit | _64Bit]``, as ``np.int64``: NumPy's
+``_32Bit`` derives from ``_64Bit``.)"""
 
 
-def _unknown_result(op: str) -> str:
-    """Return the result for an operand of unknown dtype: a comparison still gives ``bool_``."""
-    return "bool_" if op in _COMPARISONS else "Any"
+def _result(enc: Encoding, op: str) -> str:
+    """Return the result of an overload: ``op``'s one result if it has one, else ``Result``."""
+    return enc.constant(op) or "Result"
 
 
 def _scalar_sigs(enc: Encoding, op: str, reflected: bool) -> list[_Sig]:
-    """Return the overloads for Python scalars: ``self``'s marker gives the result.
-
-    The last takes every scalar kind for a ``self`` of unknown dtype (a
-    category, a type variable, ``Any``): as with the plugin, an unknown
-    dtype is never an error.
-    """
-    rules = enc.scalar_rules[(op, reflected)]
-    # A comparison gives bool_ wherever it is defined: the rule only accepts or refuses.
-    result = "bool_" if op in _COMPARISONS else "_R"
-    sigs = [
+    """Return the overloads for Python scalars: ``self``'s marker gives the result."""
+    result = _result(enc, op)
+    return [
         (f"self: Array[{_self_protocol(enc, r)}[{result}]], other: {r.param}", f"Array[{result}]")
-        for r in rules
+        for r in enc.scalar_rules[(op, reflected)]
     ]
-    sigs.append((f"self: Array[_UD], other: {_ANY_SCALAR}", f"Array[{_unknown_result(op)}]"))
-    return sigs
+
+
+def _unknown_sig(enc: Encoding, op: str) -> _Sig:
+    """Return the last overload: a ``self`` of unknown dtype (a category, a type variable,
+    ``Any``) with any Python scalar; as with the plugin, an unknown dtype is never an error."""
+    return (f"self: Array[SomeDType], other: {_ANY_SCALAR}", f"Array[{enc.constant(op) or 'Any'}]")
 
 
 def _binary_sigs(enc: Encoding, op: str) -> list[_Sig]:
-    """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars."""
+    """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars.
+
+    The first also takes a NumPy array, of unknown dtype: nothing solves
+    ``Result``, which then takes its default, ``Any`` (a comparison gives
+    ``bool_`` all the same).  The array is a protocol, ``NumpyArray``, not
+    ``np.ndarray``, whose annotation would make pyright read NumPy's stubs
+    (0.3 s) in every program that uses an operator.  Precise results would
+    take one overload per NumPy scalar type: the rule of ``self``'s marker
+    cannot be keyed by the NumPy type through one overload, since pyright
+    solves ``self``'s annotation (binding the method) before it reads the
+    argument, and every overload costs on every operator use (fifteen more
+    made basedpyright 1.6 times slower on the benchmark).  The mypy plugin
+    gives the promoted dtype.
+    """
     family = enc.family_of[op]
-    result = "bool_" if op in _COMPARISONS else "_R"
-    rule = (f"self: Array[_L], other: Array[{_protocol(family)}[_L, {result}]]", f"Array[{result}]")
-    return [rule, *_scalar_sigs(enc, op, reflected=False)]
+    result = _result(enc, op)
+    other = f"Array[{_protocol(family)}[Left, {result}]] | NumpyArray"
+    rule = (f"self: Array[Left], other: {other}", f"Array[{result}]")
+    return [rule, *_scalar_sigs(enc, op, reflected=False), _unknown_sig(enc, op)]
 
 
 def _reflected_sigs(enc: Encoding, op: str) -> list[_Sig]:
     """Return the overloads of ``Array.__rop__``: Python scalars on the left only."""
-    return _scalar_sigs(enc, op, reflected=True)
+    return [*_scalar_sigs(enc, op, reflected=True), _unknown_sig(enc, op)]
 
 
 def _unary_sigs(enc: Encoding, op: str) -> list[_Sig]:
     rule = enc.unary_rules[op]
     return [
-        (f"self: Array[{_self_protocol(enc, rule)}[_R]]", "Array[_R]"),
-        ("self: Array[_UD]", "Array[Any]" if op == "abs" else "Array[_UD]"),
+        (f"self: Array[{_self_protocol(enc, rule)}[Result]]", "Array[Result]"),
+        ("self: Array[SomeDType]", "Array[Any]" if op == "abs" else "Array[SomeDType]"),
     ]
 
 
+_ASTYPE_TAIL: Final = ", /, *, copy: bool = True, device: Any = None"
+
+
+def _astype_sigs(enc: Encoding) -> list[_Sig]:
+    """Return the overloads of ``Array.astype``: a marker, a NumPy type, a name, a Python type.
+
+    A Python type is read as the rules read it (``float`` is the weak
+    ``weak_float``) and converted as the library converts it: to the dtype
+    a weak value of its kind takes (``RuleSet.weak_dtypes``: ``float32``
+    under ``jax``), ``Any`` where the rules do not say.
+    """
+    sigs: list[_Sig] = [("self, dtype: type[Left]", "Array[Left]")]
+    if enc.numpy:
+        sigs.append(("self, dtype: type[NumpyUnknown] | np.dtype[NumpyUnknown]", "Array[Any]"))
+    for name, marker in BY_NAME.items():
+        if marker.abstract:
+            continue
+        forms = [f'Literal["{name}"]']
+        scalar = enc.numpy.get(name)
+        if scalar is not None:
+            forms += [f"type[{scalar}]", f"np.dtype[{scalar}]"]
+        sigs.append((f"self, dtype: {_union(forms)}", f"Array[{name}]"))
+    for plain, name in enc.python_types():
+        converted = enc.rules.weak_dtypes.get(name) if BY_NAME[name].weak else name
+        sigs.append((f"self, dtype: type[{plain}]", f"Array[{converted or 'Any'}]"))
+    sigs.append(("self, dtype: DTypeLike", "Array[Any]"))
+    return sigs
+
+
 def _operators(enc: Encoding) -> str:
-    """Return the source of every operator method of ``Array``."""
-    parts: list[str] = []
-    for op in (*BINARY, *INPLACE):
+    """Return the source of every overloaded method of ``Array``: astype and the operators."""
+    parts = [_defs("astype", _astype_sigs(enc), tail=_ASTYPE_TAIL)]
+    for op in _OPS:
         ignore = "override" if op in ("eq", "ne") else ""
         parts.append(_defs(f"__{op}__", _binary_sigs(enc, op), ignore))
         if op in _REFLECTED:
@@ -439,13 +641,17 @@ def _operators(enc: Encoding) -> str:
 
 
 def _helpers(enc: Encoding) -> str:
-    """Return the type variables and protocols the operators refer to."""
+    """Return the type variables and protocols the overloads refer to, with what each means."""
     lines = [
-        '_L = TypeVar("_L", bound=DType)',
-        '_R = TypeVar("_R", bound=DType)',
-        '_T_contra = TypeVar("_T_contra", contravariant=True)',
-        '_R_co = TypeVar("_R_co", covariant=True)',
-        '_UD = TypeVar("_UD", bound=_Abstract)',
+        'Left = TypeVar("Left", bound=DType)',
+        '"""The dtype of ``self`` (the left operand)."""',
+        'Result = _TypeVarWithDefault("Result", bound=DType, default=Any)',
+        '"""The dtype of the result: what the rule of the other operand (or of self) gives;'
+        ' ``Any`` if none does (a NumPy array)."""',
+        'Left_contra = TypeVar("Left_contra", contravariant=True)',
+        'Result_co = TypeVar("Result_co", covariant=True)',
+        'SomeDType = TypeVar("SomeDType", bound=Category)',
+        '"""A dtype the stubs cannot name: a category (``floating``), a type variable, ``Any``."""',
         "",
         "@type_check_only",
         "class _IntNotBool(Protocol):",
@@ -463,26 +669,105 @@ def _helpers(enc: Encoding) -> str:
         '    """A ``complex`` that is not a ``float``, ``int`` or ``bool``."""',
         "    def __complex__(self) -> complex: ...",
         "    def conjugate(self) -> complex: ...",
+        "",
+        "@type_check_only",
+        "class NumpyArray(Protocol):",
+        '    """A NumPy array (``numpy.ndarray``: it alone has ``ctypes``), of a dtype the stubs '
+        'do not read."""',
+        "    @property",
+        "    def ctypes(self) -> Any: ...",
     ]
     for family in enc.families:
         lines += [
             "",
             "@type_check_only",
-            f"class {_protocol(family)}(Protocol[_T_contra, _R_co]):",
-            f"    def {_rule(family)}(self, left: _T_contra, /) -> _R_co: ...",
+            f"class {_protocol(family)}(Protocol[Left_contra, Result_co]):",
+            f'    """A dtype ``M`` whose rule gives ``Result_co`` for ``Left_contra`` ``L``: '
+            f'{_uses(family.ops)}."""',
+            f"    def {_rule(family)}(self, left: Left_contra, /) -> Result_co: ...",
         ]
+    lines += [
+        "",
+        "@type_check_only",
+        f"class {_OTHER_PROTOCOL}(Protocol[Left_contra, Result_co]):",
+        '    """A dtype ``M`` whose rule gives ``Result_co`` for ``promote_types(L, M)``, ``L`` a '
+        'NumPy or Python scalar type (or scalar) ``Left_contra``."""',
+        f"    def {_OTHER_RULE}(self, left: Left_contra, /) -> Result_co: ...",
+    ]
     for rule in enc.self_rules:
         lines += [
             "",
             "@type_check_only",
-            f"class {_self_protocol(enc, rule)}(Protocol[_R_co]):",
-            f"    def {_self_rule(enc, rule)}(self, /) -> _R_co: ...",
+            f"class {_self_protocol(enc, rule)}(Protocol[Result_co]):",
+            f'    """A dtype whose rule gives ``Result_co`` for {_self_rule_doc(enc, rule)}."""',
+            f"    def {_self_rule(enc, rule)}(self, /) -> Result_co: ...",
         ]
     return "\n".join(lines) + "\n"
 
 
+def _self_rule_doc(enc: Encoding, rule: SelfRule) -> str:
+    """Return what a self rule is the result of: ``x + float``, ``-x`` (in-place forms too)."""
+    unary = [op for op, r in enc.unary_rules.items() if r == rule]
+    uses = [("abs(x)" if op == "abs" else f"{SYMBOL[op]}x") for op in unary] + [
+        f"{rule.param} {SYMBOL[op]} x" if reflected else f"x {SYMBOL[op]} {rule.param}"
+        for (op, reflected), found in enc.scalar_rules.items()
+        if rule in found and op not in INPLACE
+    ]
+    if rule == enc.result_type:
+        uses.append("result_type(x)")
+    return ", ".join(f"``{use}``" for use in uses)
+
+
+_OTHER_RULE: Final = "__tp_promote_other__"
+"""The rule method of ``promote_types`` for a left operand that is not a marker."""
+_OTHER_PROTOCOL: Final = "PromoteOtherRule"
+
+
+def _other_lefts(enc: Encoding, marker: str) -> list[_Sig]:
+    """Return the items of ``__tp_promote_other__``: ``promote`` by a left that is not a marker.
+
+    They serve ``promote_types`` and ``result_type`` with a NumPy scalar type
+    (``np.float32``), dtype or scalar, or a Python type or scalar, first:
+    NumPy's unknown types first (an unknown dtype, as ``Any`` would match any
+    later item), NumPy's others, then Python's ``bool``, ``int``, ``float``,
+    ``complex``, read as the rules read them (``float`` is weak), each before
+    the wider types that accept it (``np.float64`` is a ``float``); one the
+    rules refuse where a wider type is accepted gives ``object``, which no
+    ``Result`` bounded by ``DType`` matches.  A method of its own, not items
+    of the ``promote`` family's: every operator matches that family's method,
+    and pyright reads all of a method's items (NumPy's annotations with them)
+    when it matches one.
+    """
+    import builtins
+
+    import numpy as np
+
+    rules = enc.rules
+    sigs: list[_Sig] = []
+    if enc.numpy:
+        sigs.append(("self, left: NumpyUnknown", enc.family_of[PROMOTE].constant or "Any"))
+        # A NumPy type that is a Python type too (np.float64 is a float) is refused
+        # explicitly where the rules refuse it, or the Python type's item would take it.
+        python = tuple(getattr(builtins, plain) for _, plain, _ in _SCALARS)
+        pairs = [
+            (scalar, result or "object")
+            for name, scalar in enc.numpy.items()
+            if (result := _cell(rules, PROMOTE, name, marker)) is not None
+            or issubclass(getattr(np, scalar.removeprefix("np.")), python)
+        ]
+        sigs += [(f"self, left: {_union(g.operands)}", g.result) for g in _by_result(pairs)]
+    results = [
+        _cell(rules, PROMOTE, name, marker) if name in enc.types else None
+        for _, name in enc.python_types()
+    ]
+    for k, (plain, _) in enumerate(enc.python_types()):
+        if results[k] is not None or any(r is not None for r in results[k + 1 :]):
+            sigs.append((f"self, left: {plain}", results[k] or "object"))
+    return sigs
+
+
 def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
-    """Return the rule methods of one marker class, one per operator family.
+    """Return the rule methods of one marker class, one per family, and its self rules.
 
     A category (``floating``) gives an unknown result for any left operand; a
     concrete marker gives one for a left operand of unknown dtype (first, so
@@ -490,19 +775,22 @@ def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
     it defines, and nothing for any other: the overload does not match.
     """
     out: list[str] = []
+    abstract = BY_NAME[marker].abstract
     for family in enc.families:
-        unknown = _unknown_result(family.ops[0])
-        if BY_NAME[marker].abstract:
+        unknown = family.constant or "Any"
+        if abstract:
             sigs: list[_Sig] = [("self, left: object", unknown)]
         else:
-            sigs = [("self, left: _Abstract", unknown)]
+            sigs = [("self, left: Category", unknown)]
             kept = family.kept.get(marker) if family.kept is not None else None
             if kept:
                 var = names.keep_var(kept)
                 sigs.append((f"self, left: {var}", var))
-            sigs += [(f"self, left: {_union(g.operands)}", str(g.result))
+            sigs += [(f"self, left: {_union(g.operands)}", g.result)
                      for g in family.rules.get(marker, [])]  # fmt: skip
-        out.append(_defs(_rule(family), sigs, "misc" if BY_NAME[marker].abstract else "override"))
+        out.append(_defs(_rule(family), sigs, "misc" if abstract else "override"))
+    if not abstract and marker in enc.types:
+        out.append(_defs(_OTHER_RULE, _other_lefts(enc, marker)))
     for rule in enc.self_rules:
         result = dict(rule.results).get(marker)
         if result is not None:
@@ -607,7 +895,7 @@ def _typing_stub(enc: Encoding) -> str:
             return
         kept: list[ast.stmt] = []
         for node in cls.body:
-            if isinstance(node, ast.FunctionDef) and node.name in _OPERATOR_DUNDERS:
+            if isinstance(node, ast.FunctionDef) and node.name in _OVERLOADED:
                 if not plain:
                     kept.append(_placeholder())
                 plain.append(node)
@@ -618,7 +906,8 @@ def _typing_stub(enc: Encoding) -> str:
     imports = (
         "from typing import Any, ClassVar, Literal, Never, Protocol, Self, TypeVar, overload, "
         "type_check_only\n"
-        f"from typing_pkg.dtypes import DType, _Abstract, {', '.join(sorted(_markers(enc)))}\n"
+        "from typing_pkg.dtypes import Category, DType, NumpyUnknown, "
+        f"{', '.join(_markers(enc))}\n"
         "MYPY: bool\n"
     )
     stub = _stub_source(_SOURCE / "typing.py", edit, _helpers(enc))
@@ -627,8 +916,10 @@ def _typing_stub(enc: Encoding) -> str:
     return imports + stub.replace(f"    {_PLACEHOLDER}\n", operators)
 
 
-def _markers(enc: Encoding) -> set[str]:
-    return set(enc.rules.array_types)
+def _markers(enc: Encoding) -> list[str]:
+    """Return the markers the overloads name: the rule set's, and every one ``astype`` takes."""
+    named = {*enc.types, *(n for n, m in BY_NAME.items() if not m.abstract)}
+    return sorted(named)
 
 
 def _dtypes_stub(enc: Encoding, names: _Names) -> str:
@@ -665,7 +956,128 @@ def _dtypes_stub(enc: Encoding, names: _Names) -> str:
     stub = _stub_source(_SOURCE / "dtypes.py", edit, "")
     for key, text in inserts.items():
         stub = stub.replace(key, text)
-    return _DTYPES_IMPORTS + stub + "\n" + _ABSTRACT_PROTOCOL + "\n" + names.variables()
+    numpy_unknown = (
+        f"NumpyUnknown: TypeAlias = {_NUMPY_UNKNOWN}\n"
+        '"""A NumPy scalar type that names no marker: ``np.floating``, ``np.generic``."""\n'
+    )
+    helpers = f"{_CATEGORY_PROTOCOL}\n{numpy_unknown}{names.variables()}"
+    return f"{_DTYPES_IMPORTS}{stub}\n{helpers}"
+
+
+_PROMOTION_FUNCTIONS: Final = ("promote_types", "result_type")
+
+
+def _promotion_stub(enc: Encoding) -> str:
+    """Return ``promotion.pyi``: the run-time functions for mypy, overloads for pyright.
+
+    As in ``typing.pyi``, the plain signatures come first under ``if MYPY:``
+    (the plugin types the calls), the overloads after them.
+    """
+    tree = ast.parse((_SOURCE / "promotion.py").read_text(encoding="utf-8"))
+    body = _stub_body(tree.body)
+    plain = [n for n in body if isinstance(n, ast.FunctionDef) and n.name in _PROMOTION_FUNCTIONS]
+    body.insert(body.index(plain[0]), _placeholder())
+    tree.body = [n for n in body if n not in plain]
+    text = ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    plain_source = "\n".join(ast.unparse(node) for node in plain) + "\n"
+    family = enc.family_of[PROMOTE]
+    imports = (
+        "from typing import Any, Literal, TypeAlias, TypeVar, overload\n"
+        "import numpy as np\n"
+        "from typing_pkg.dtypes import Category, DType, "
+        f"{', '.join(_markers(enc))}\n"
+        f"from typing_pkg.typing import Array, DTypeLike, {_protocol(family)}, {_OTHER_PROTOCOL}, "
+        f"{_self_protocol(enc, enc.result_type)}, _ComplexNotFloat, "
+        "_DTypeObject, _FloatNotInt, _IntNotBool, _SupportsArray\n"
+        "MYPY: bool\n"
+    )
+    functions = "if MYPY:\n" + _indent(plain_source) + _promotion_helpers(enc)
+    for name, sigs in _promotion_sigs(enc).items():
+        functions += _defs(name, sigs, indent="", tail="")
+    return imports + text.replace(f"{_PLACEHOLDER}\n", functions)
+
+
+def _promotion_helpers(enc: Encoding) -> str:
+    return (
+        'Left = TypeVar("Left")\n'
+        '"""The first dtype-like: a marker, a NumPy or Python scalar type, a NumPy dtype, an '
+        'array, a scalar."""\n'
+        'Result = TypeVar("Result", bound=DType)\n'
+        '"""The promoted dtype, as the rule of the second (a marker or an array) gives it."""\n'
+        "OtherDTypeLike: TypeAlias = str | type[bool] | type[int] | type[float] | type[complex] "
+        "| np.dtype[Any] | type[np.generic] | _DTypeObject | _SupportsArray\n"
+        '"""A dtype-like the stubs do not read: a name, a NumPy dtype or type, another '
+        'library\'s dtype or array."""\n'
+        "OtherOperand: TypeAlias = OtherDTypeLike | bool | int | float | complex | np.generic\n"
+        '"""An operand of ``result_type`` the stubs do not read."""\n'
+    )
+
+
+def _promotion_sigs(enc: Encoding) -> dict[str, list[_Sig]]:
+    """Return the overloads of ``promote_types`` and ``result_type``.
+
+    A dtype of unknown dtype (a category, ``Any``) on either side first gives
+    ``type[DType]``.  Then the rule: the second argument, a marker or an
+    array, matched through its rule method with the first, which may be a
+    marker, a NumPy or Python scalar type, a NumPy dtype or an array (and for
+    ``result_type`` a Python or NumPy scalar).  A Python scalar type (or
+    value) second, after a NumPy one (``np.float64`` is a ``float``), is read
+    by the first's rule.  Anything else the stubs do not read gives
+    ``type[DType]``; two markers or arrays the rules do not promote match
+    nothing: an error.  Another rule set (``rules="numpy"``) gives
+    ``type[DType]``.
+    """
+    family = enc.family_of[PROMOTE]
+    name = enc.rules.name
+    precise = f'rules: Literal["{name}"]' + (" = ..." if name == DEFAULT else "")
+    any_rules = "rules: str = ..."
+    unknown = "type[Category] | Array[Category]"
+
+    def second(left: str, protocol: str = _protocol(family)) -> str:
+        rule = f"{protocol}[{left}, Result]"
+        return f"type[{rule}] | Array[{rule}]"
+
+    first = "type[Left] | Array[Left]"
+    other = second("Left", _OTHER_PROTOCOL)
+    alone = f"{_self_protocol(enc, enc.result_type)}[Result]"
+    numpy = "type[np.generic] | np.dtype[Any]"
+    python = [
+        ("bool" if kind == "py_bool" else narrow, enc.rules.scalars[kind])
+        for kind, _, narrow in _SCALARS
+        if enc.rules.scalars[kind] in enc.types
+    ]
+    promote: list[_Sig] = [
+        (f"a: {unknown}, b: DTypeLike, *, {any_rules}", "type[DType]"),
+        (f"a: DTypeLike, b: {unknown}, *, {any_rules}", "type[DType]"),
+        (f"a: {first}, b: {second('Left')}, *, {precise}", "type[Result]"),
+        (f"a: type[Left] | np.dtype[Left], b: {other}, *, {precise}", "type[Result]"),
+        (f"a: DTypeLike, b: {numpy}, *, {any_rules}", "type[DType]"),
+        *[(f"a: {second(m)}, b: type[{t}], *, {precise}", "type[Result]") for t, m in python],
+        (f"a: OtherDTypeLike, b: DTypeLike, *, {any_rules}", "type[DType]"),
+        (f"a: DTypeLike, b: OtherDTypeLike, *, {any_rules}", "type[DType]"),
+        ("a: DTypeLike, b: DTypeLike, *, rules: str", "type[DType]"),
+    ]
+    numpy_operand = f"np.generic | {numpy} | np.ndarray[Any, Any]"
+    result: list[_Sig] = [
+        (f"a: {unknown}, /, *, {any_rules}", "type[DType]"),
+        (f"a: type[{alone}] | Array[{alone}], /, *, {precise}", "type[Result]"),
+        (f"a: object, /, *, {any_rules}", "type[DType]"),
+        (f"a: {unknown}, b: object, /, *, {any_rules}", "type[DType]"),
+        (f"a: object, b: {unknown}, /, *, {any_rules}", "type[DType]"),
+        (f"a: {first}, b: {second('Left')}, /, *, {precise}", "type[Result]"),
+        (f"a: type[Left] | np.dtype[Left], b: {other}, /, *, {precise}", "type[Result]"),
+        (f"a: Left, b: {other}, /, *, {precise}", "type[Result]"),
+        (f"a: object, b: {numpy_operand}, /, *, {any_rules}", "type[DType]"),
+        *[
+            (f"a: {second(m)}, b: {t} | type[{t}], /, *, {precise}", "type[Result]")
+            for t, m in python
+        ],
+        (f"a: OtherOperand, b: object, /, *, {any_rules}", "type[DType]"),
+        (f"a: object, b: OtherOperand, /, *, {any_rules}", "type[DType]"),
+        (f"a: object, b: object, c: object, /, *args: object, {any_rules}", "type[DType]"),
+        ("*args: object, rules: str", "type[DType]"),
+    ]
+    return {"promote_types": promote, "result_type": result}
 
 
 def _targets(node: ast.Assign | ast.AnnAssign) -> set[str]:
@@ -689,6 +1101,7 @@ def generate(rules: str | RuleSet = DEFAULT) -> dict[str, str]:
     return {
         f"{PACKAGE}/py.typed": "partial\n",
         f"{PACKAGE}/dtypes.pyi": header + dtypes,
+        f"{PACKAGE}/promotion.pyi": header + _promotion_stub(enc),
         f"{PACKAGE}/typing.pyi": header + typing,
     }
 
@@ -728,7 +1141,7 @@ def write(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Path
 
 
 def check(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[StaleStub]:
-    """Return the files under ``root`` that are missing, stale or not generated."""
+    """Return the files under ``root`` (default ``stubs_dir()``) missing, stale or extra."""
     root = stubs_dir() if root is None else root
     files = generate(rules)
     stale: list[StaleStub] = []
@@ -749,15 +1162,3 @@ def check(root: Path | None = None, rules: str | RuleSet = DEFAULT) -> list[Stal
             if extra.is_file() and rel not in files and "__pycache__" not in rel:
                 stale.append(StaleStub(rel, f"{rel}: not generated, remove it\n"))
     return stale
-
-
-def summary(rules: str | RuleSet = DEFAULT) -> str:
-    """Return one line per operator: how many overloads the stubs declare for it."""
-    enc = encode(rules)
-    lines: list[str] = []
-    for op in (*BINARY, *INPLACE, *UNARY):
-        text = f"{op}: {enc.overloads(op)}"
-        if op in _REFLECTED:
-            text += f" (reflected {enc.overloads(op, reflected=True)})"
-        lines.append(text)
-    return "\n".join(lines)

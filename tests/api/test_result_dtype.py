@@ -164,3 +164,22 @@ def test_importing_typing_pkg_does_not_load_the_table() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_result_dtype_keeps_no_array_alive() -> None:
+    import gc
+    import weakref
+
+    import numpy as np
+
+    class Held:
+        """A hashable array stand-in (JAX arrays and torch tensors hash by identity)."""
+
+        dtype = np.dtype("int8")
+
+    held = Held()
+    ref = weakref.ref(held)
+    assert tp.result_dtype("jax.numpy.mean", held) is tp.float32
+    del held
+    gc.collect()
+    assert ref() is None

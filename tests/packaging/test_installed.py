@@ -76,6 +76,7 @@ def test_stubs_of_another_rule_set(python: Path, tmp_path: Path) -> None:
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
         PACKAGE,
         f"{PACKAGE}/dtypes.pyi",
+        f"{PACKAGE}/promotion.pyi",
         f"{PACKAGE}/py.typed",
         f"{PACKAGE}/typing.pyi",
     ]

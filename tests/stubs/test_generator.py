@@ -3,19 +3,27 @@
 The encoding is checked here without a type checker: decoding the rule
 methods and the Python-scalar overloads the way a checker tries them (in
 order, ``bool`` accepted where ``int`` is expected, ``int`` where ``float``
-is) must give back ``RuleSet.result`` for every operator and operand pair.
-``test_conformance.py`` then asks basedpyright itself.
+is) must give back ``RuleSet.result`` for every operator and operand pair,
+and ``promote_types`` (the run-time function, which reads the rules) for
+every marker, NumPy scalar type and Python type against every marker.
+``test_conformance.py`` and ``test_runtime_api.py`` then ask basedpyright
+itself.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from typing_pkg import stubgen
+from typing_pkg import promote_types, stubgen
 from typing_pkg.cli import main
+from typing_pkg.dtypes import BY_NAME
 from typing_pkg.ops import BINARY, INPLACE, UNARY
+from typing_pkg.promotion import PromotionError
 from typing_pkg.rules import Undefined, get_rules
 
 RULES = get_rules("jax")
@@ -62,10 +70,10 @@ def test_check_reports_stale_missing_and_extra_files(tmp_path: Path) -> None:
 def test_cli_writes_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stubs", "--check", "--dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
-    assert "3 generated stub file(s)" in err
+    assert f"{len(stubgen.generate())} generated stub file(s)" in err
     assert "python -m typing_pkg stubs" in err
     assert main(["stubs", "--dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.count("wrote ") == 3
+    assert capsys.readouterr().out.count("wrote ") == len(stubgen.generate())
     assert main(["stubs", "--check", "--dir", str(tmp_path)]) == 0
     assert "fresh" in capsys.readouterr().out
 
@@ -81,6 +89,7 @@ def test_generated_files_say_so() -> None:
 def test_overloads_per_operator() -> None:
     enc = stubgen.encode("jax")
     counts = {op: enc.overloads(op) for op in (*BINARY, *INPLACE, *UNARY)}
+    # arrays (and NumPy arrays), four Python scalar kinds, a scalar with an unknown dtype
     assert counts["add"] == 6
     assert counts["sub"] == 9  # bool_ - True is undefined, bool_ - 1 is not: narrower int
     assert counts["matmul"] == 2  # arrays, and a scalar with an array of unknown dtype
@@ -90,14 +99,37 @@ def test_overloads_per_operator() -> None:
     assert enc.overloads("add", reflected=True) == 5
     assert enc.overloads("matmul", reflected=True) == 1  # unknown dtypes only
     assert counts["iadd"] == counts["add"]
+    typing_stub = stubgen.generate("jax")[f"{stubgen.PACKAGE}/typing.pyi"]
+    overloads = typing_stub[typing_stub.index("    if MYPY:") :]
+    for op in ("add", "sub", "matmul", "lt", "neg"):
+        assert overloads.count(f"def __{op}__(self") - 1 == counts[op]  # one plain, for mypy
+
+
+def _decoded(stub: str, function: str) -> int:
+    return len(re.findall(rf"^def {function}\(", stub, re.MULTILINE))
+
+
+def test_promotion_functions_are_a_dozen_overloads() -> None:
+    """``promote_types`` and ``result_type``: a fixed number of overloads, not one per pair."""
+    stub = stubgen.generate("jax")[f"{stubgen.PACKAGE}/promotion.pyi"]
+    # (the plain signatures for mypy are indented, under MYPY)
+    assert _decoded(stub, "promote_types") == 12
+    assert _decoded(stub, "result_type") == 17
+
+
+def test_the_stubs_read_the_canonicalised_dtypes() -> None:
+    """JAX with x64 off computes ``float64`` as ``float32``: the stubs give its rules too."""
+    enc = stubgen.encode("jax")
+    assert RULES.canonical
+    assert set(enc.types) == {*RULES.array_types, *RULES.canonical}
 
 
 def test_rule_methods_decode_to_the_rules() -> None:
     """Every array pair: the right operand's rule method gives ``RuleSet.result``."""
     enc = stubgen.encode("jax")
-    types = RULES.array_types
+    types = (*RULES.array_types, *RULES.canonical)
     checked = 0
-    for op in (*BINARY, *INPLACE):
+    for op in (*BINARY, *INPLACE, stubgen.PROMOTE):
         family = enc.family_of[op]
         for right in types:
             kept = set(family.kept.get(right, ())) if family.kept is not None else set()
@@ -105,13 +137,70 @@ def test_rule_methods_decode_to_the_rules() -> None:
                 matches = [g.result for g in family.rules[right] if left in g.operands]
                 if left in kept:
                     matches.insert(0, left)
-                assert matches[:1] == ([r] if (r := outcome(op, left, right)) else []), (
-                    op,
-                    left,
-                    right,
+                want = (
+                    RULES.promote(left, right)
+                    if op == stubgen.PROMOTE
+                    else outcome(op, left, right)
                 )
+                assert matches[:1] == ([want] if want else []), (op, left, right)
                 checked += 1
-    assert checked == len((*BINARY, *INPLACE)) * len(types) ** 2
+    assert checked == 33 * len(types) ** 2
+
+
+# What a NumPy or Python scalar type is, as a checker matches it against a parameter type.
+PYTHON_TYPES = {"bool": bool, "int": int, "float": float, "complex": complex}
+
+
+def _accepts(param: str, left: type) -> bool:
+    """Return whether a checker accepts (an instance of) ``left`` for a rule item's ``param``."""
+    if param == "NumpyUnknown":
+        return False  # only NumPy types of no known width; none of the ones below
+    for name in param.split(" | "):
+        if name.startswith("np.") and left is getattr(np, name[3:]):
+            return True
+        if name in PYTHON_TYPES:
+            # a checker accepts bool for int, int for float, float (and np.float64) for complex
+            order = list(PYTHON_TYPES.values())
+            python = next((t for t in order if issubclass(left, t)), None)
+            if python is not None and order.index(python) <= order.index(PYTHON_TYPES[name]):
+                return True
+    return False
+
+
+@functools.cache
+def _generated(rel: str) -> str:
+    return stubgen.generate("jax")[f"{stubgen.PACKAGE}/{rel}"]
+
+
+def _other_rule_items(marker: str) -> list[tuple[str, str]]:
+    stub = _generated("dtypes.pyi")
+    body = stub[stub.index(f"\nclass {marker}(") :]
+    body = body[: body.index("\nclass ", 1)]
+    return re.findall(r"def __tp_promote_other__\(self, left: (.+), /\) -> (\w+):", body)
+
+
+def _promoted(left: type, right: str) -> str | None:
+    try:
+        return promote_types(left, BY_NAME[right]).name
+    except PromotionError:
+        return None
+
+
+def test_other_lefts_decode_to_promote_types() -> None:
+    """NumPy scalar types and Python types, first: the marker's items, in order, give
+    ``promote_types``; one the rules refuse matches nothing a ``DType`` result accepts."""
+    names = (*RULES.types, *RULES.canonical)
+    lefts = [np.dtype(BY_NAME[m]).type for m in names if not BY_NAME[m].weak]
+    lefts = [t for t in lefts if t.__module__ == "numpy"] + list(PYTHON_TYPES.values())
+    assert np.float64 in lefts  # a float too: its item must come first
+    checked = 0
+    for right in (*RULES.types, *RULES.canonical):
+        items = _other_rule_items(right)
+        for left in lefts:
+            found = next((result for param, result in items if _accepts(param, left)), None)
+            assert (None if found == "object" else found) == _promoted(left, right), (left, right)
+            checked += 1
+    assert checked == len(lefts) * (len(RULES.types) + len(RULES.canonical))
 
 
 def first_scalar_match(rules: list[stubgen.SelfRule], array: str, scalar: str) -> str | None:

@@ -80,6 +80,7 @@ from typing import Any, Final, cast
 from typing_pkg.api.kinds import Call, Env, Kind, NotArray, Operand, Result, Unknown
 from typing_pkg.dtypelike import to_marker
 from typing_pkg.dtypes import BY_NAME, DType
+from typing_pkg.promotion import cacheable as _cacheable
 from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined, get_rules
 
 __all__ = [
@@ -357,8 +358,11 @@ def result_dtype(
         options = {"dtype": dtype, **options}
     found = explain(function, *args, rules=rules, **options)
     answer = _marker(found.function, found.result)
+    cacheable = all(_cacheable(x) for x in (a, b, dtype, *more, *options.values()))
     with contextlib.suppress(TypeError):  # unhashable arguments are not cached
-        if simple:
+        if not cacheable:  # an array passed in must not be kept alive by the cache
+            pass
+        elif simple:
             by_a = _fast.setdefault(rules, {}).setdefault(function, {}).setdefault(a, {})
             by_a.setdefault(b, {})[dtype] = answer
         else:

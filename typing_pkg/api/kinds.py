@@ -153,8 +153,8 @@ class Env:
 
     def __init__(self, rules: RuleSet) -> None:
         """Derive the defaults and the canonicalisation from ``rules``."""
-        self.rules = rules
-        self.name = rules.name
+        self.rules: RuleSet = rules
+        self.name: str = rules.name
         self.types: frozenset[str] = frozenset(rules.types)
         self.weak: Mapping[str, str] = dict(rules.weak_dtypes)
         self._canonical: Mapping[str, str] = dict(rules.canonical)
