@@ -26,8 +26,8 @@ from typing import Final
 
 from mypy import api
 
+from tools.conformance.compare import agrees
 from tools.conformance.truthfile import Cell
-from typing_pkg.dtypes import BY_NAME
 from typing_pkg.ops import INPLACE_OF, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS, RuleSet, Undefined
 
@@ -141,14 +141,6 @@ def program(rules: str, cells: Sequence[Cell]) -> tuple[str, int]:
     return "\n".join(lines) + "\n", first
 
 
-def _agrees(rules: RuleSet, cell: Cell, marker: str) -> bool:
-    """Whether the library's result is ``marker`` (as ``tools.conformance.compare`` says:
-    a weakly typed result is the rule set's weak marker)."""
-    if BY_NAME[marker].weak:
-        return bool(cell.weak) and cell.result == rules.weak_dtypes.get(marker)
-    return cell.result == marker and (not cell.weak or marker == "bool_")
-
-
 @dataclass
 class Verdict:
     """Counts per class (exact, caught, false error, missed, wrong type) and the first problems."""
@@ -201,7 +193,7 @@ def judge(
         if match is None:
             right = False
         elif cell.error_kind is None:
-            right = _agrees(rules, cell, match["marker"])
+            right = agrees(rules, cell, match["marker"])
         else:
             right = match["marker"] == expected
         if right:

@@ -2,9 +2,9 @@
 
 ``conformance_program(cells)`` returns the source of a module with one
 ``reveal_type`` per cell (an in-place cell assigns, updates and reveals a
-variable) and the line each cell is reported on.  ``expected(rules, cell)``
-says what the stubs must give for a cell: a marker name, or ``None`` where
-the checker must report an error.
+variable) and the line each cell is reported on.
+``tools.conformance.compare.expected(rules, cell)`` says what a checker must
+give for a cell: a marker name, or ``None`` where it must report an error.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from pathlib import Path
 
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE, SYMBOL, UNARY
-from typing_pkg.rules import RuleSet, Undefined
 
 __all__ = [
     "ROOT",
@@ -28,7 +27,6 @@ __all__ = [
     "Program",
     "basedpyright",
     "conformance_program",
-    "expected",
     "install",
     "operand",
     "read_pyright",
@@ -49,20 +47,6 @@ def operand(name: str) -> str:
 def reflected_equality(cell: Cell) -> bool:
     """Return whether ``cell`` is ``1 == x`` or ``1 != x``: typed ``bool`` by ``int.__eq__``."""
     return cell.op in ("eq", "ne") and cell.left in _SCALAR_TYPES
-
-
-def expected(rules: RuleSet, cell: Cell) -> str | None:
-    """Return the marker the checker must infer for ``cell``, or ``None`` for an error."""
-    if cell.error_kind is None:
-        assert cell.result is not None
-        if cell.weak and cell.result != "bool_":
-            return next(w for w, d in rules.weak_dtypes.items() if d == cell.result)
-        return cell.result
-    if cell.error_kind == "dtype":
-        return None
-    # A failure that is not about dtypes (a shape, a bug): the rules decide.
-    outcome = rules.result(cell.op, cell.left, cell.right or None)
-    return None if isinstance(outcome, Undefined) else outcome
 
 
 @dataclass(frozen=True)

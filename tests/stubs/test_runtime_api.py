@@ -38,8 +38,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from stubprogram import ROOT, expected, read_pyright, start_pyright
+from stubprogram import ROOT, read_pyright, start_pyright
 
+from tools.conformance.compare import expected
 from tools.conformance.truthfile import read_truth
 from typing_pkg import promote_types, result_type
 from typing_pkg.dtypelike import to_marker

@@ -89,11 +89,33 @@ class Report:
         return "\n".join(lines)
 
 
-def _agrees(rules: RuleSet, cell: Cell, result: str) -> bool:
+def agrees(rules: RuleSet, cell: Cell, result: str) -> bool:
+    """Return whether the library's result in ``cell`` is the marker ``result``.
+
+    A weakly typed result is the rule set's weak marker of its dtype (a weak
+    bool is ``bool_``: the lattice has no weak bool).
+    """
     marker = BY_NAME[result]
     if marker.weak:
         return bool(cell.weak) and cell.result == rules.weak_dtypes.get(result)
     return cell.result == result and (not cell.weak or result == "bool_")
+
+
+def expected(rules: RuleSet, cell: Cell) -> str | None:
+    """Return the marker a checker must infer for ``cell``, or ``None`` where it must report.
+
+    A refusal of the dtypes must be an error; a failure that is not about dtypes
+    (a shape, a missing kernel, a bug) leaves the rules' answer standing.
+    """
+    if cell.error_kind is None:
+        assert cell.result is not None
+        if cell.weak and cell.result != "bool_":
+            return next(w for w, d in rules.weak_dtypes.items() if d == cell.result)
+        return cell.result
+    if cell.error_kind == "dtype":
+        return None
+    outcome = rules.result(cell.op, cell.left, cell.right or None)
+    return None if isinstance(outcome, Undefined) else outcome
 
 
 def _classify(rules: RuleSet, cell: Cell, entries: Sequence[KnownFailure]) -> tuple[str, str]:
@@ -103,7 +125,7 @@ def _classify(rules: RuleSet, cell: Cell, entries: Sequence[KnownFailure]) -> tu
     if cell.error_kind is None:
         if undefined:
             return "mismatch", f"false error: {outcome}"
-        return ("exact", "") if _agrees(rules, cell, str(outcome)) else ("mismatch", "wrong dtype")
+        return ("exact", "") if agrees(rules, cell, str(outcome)) else ("mismatch", "wrong dtype")
     if cell.error_kind == "dtype":
         return ("refused", "") if undefined else ("mismatch", "missed error")
     if undefined:
