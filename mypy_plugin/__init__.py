@@ -85,11 +85,15 @@ import hashlib
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from mypy.nodes import TypeInfo
+from mypy.checker import TypeChecker
+from mypy.nodes import CallExpr, Context, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AnalyzeTypeContext,
+    CheckerPluginInterface,
+    ClassDefContext,
     FunctionContext,
     FunctionSigContext,
     MethodContext,
@@ -97,11 +101,11 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import FunctionLike, Type
+from mypy.types import FunctionLike, Instance, Type
 
-from mypy_plugin import hooks, names
+from mypy_plugin import hooks, inference, jax_api, jax_array, names, transforms
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
-from mypy_plugin.types import array_class
+from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
 
 __all__ = ["TypingPkgPlugin", "__version__", "plugin"]
@@ -148,7 +152,14 @@ _BUILTIN_WIDENED: Final = frozenset(
 
 
 class TypingPkgPlugin(Plugin):
-    """Dispatch mypy's hooks to ``mypy_plugin.hooks``, bound to the configured rule set."""
+    """Dispatch mypy's hooks to the callbacks, bound to the configured rule set.
+
+    The dispatcher itself is stateless: every ``get_*_hook`` answers from the
+    name it is given (and the build's classes).  The state the design needs
+    lives in the objects it binds: ``hooks.Env`` (memoised answers),
+    ``jax_api.JaxApi`` (the function table, loaded on first use) and
+    ``inference.Inference`` (see its documentation).
+    """
 
     def __init__(self, options: Options) -> None:
         global __version__
@@ -165,14 +176,30 @@ class TypingPkgPlugin(Plugin):
         key = hashlib.sha256(f"{config.promotion}\0{self._config_data['rules']}".encode())
         __version__ = _snapshot_version(options, key.hexdigest()[:16])
         env = hooks.Env(rules, self.lookup_fully_qualified)
+        self._env: Final = env
+        self._jax: Final = jax_api.JaxApi(rules, self.lookup_fully_qualified)
+        self._jax_hooks: Final = jax_api.Hooks(self._jax, self._make_array)
+        self._inference: Final = inference.Inference(self._make_array, self._canonical)
+        self._transforms: Final = transforms.Transforms(
+            self.lookup_fully_qualified, self._inference
+        )
+        self._weak_mro: Final = partial(jax_array.customize_weak_mro, dict(rules.weak_dtypes))
         binary, reflected = names.BINARY_METHODS, names.REFLECTED_METHODS
         inplace, unary = names.INPLACE_METHODS, names.UNARY_METHODS
+        rebound = self._rebound
         self._array_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
-            **{m: partial(hooks.binary_callback, env, op) for m, op in binary.items()},
-            **{m: partial(hooks.reflected_callback, env, op) for m, op in reflected.items()},
-            **{m: partial(hooks.binary_callback, env, op) for m, op in inplace.items()},
-            **{m: partial(hooks.unary_callback, env, op) for m, op in unary.items()},
-            names.ASTYPE: partial(hooks.astype_callback, env),
+            **{m: rebound(partial(hooks.binary_callback, env, op)) for m, op in binary.items()},
+            **{
+                m: rebound(partial(hooks.reflected_callback, env, op))
+                for m, op in reflected.items()
+            },
+            **{m: rebound(partial(hooks.binary_callback, env, op)) for m, op in inplace.items()},
+            **{m: rebound(partial(hooks.unary_callback, env, op)) for m, op in unary.items()},
+            names.ASTYPE: rebound(
+                partial(jax_api.array_method_callback, self._jax_hooks, "jax.Array.astype")
+                if self._jax.enabled
+                else partial(hooks.astype_callback, env)
+            ),
         }
         self._array_signatures: Final[dict[str, Callable[[MethodSigContext], FunctionLike]]] = {
             **dict.fromkeys(
@@ -181,13 +208,33 @@ class TypingPkgPlugin(Plugin):
             **dict.fromkeys(reflected, partial(hooks.array_signature_callback, env, True)),
         }
         self._scalar_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
-            m: partial(hooks.scalar_callback, env, op) for m, op in names.BINARY_METHODS.items()
+            m: rebound(partial(hooks.scalar_callback, env, op))
+            for m, op in names.BINARY_METHODS.items()
         }
         self._function_hooks: Final[dict[str, Callable[[FunctionContext], Type]]] = {
-            names.BUILTIN_ABS: partial(hooks.abs_callback, env),
+            names.BUILTIN_ABS: rebound(partial(hooks.abs_callback, env)),
             **dict.fromkeys(names.PROMOTE_TYPES, partial(hooks.promote_types_callback, env)),
             **dict.fromkeys(names.RESULT_TYPE, partial(hooks.result_type_callback, env)),
         }
+        self._index: Final = partial(hooks.index_callback, env)
+        self._numpy_ufunc: Final = partial(hooks.numpy_ufunc_callback, env)
+        self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
+            m: rebound(partial(hooks.numpy_callback, env, op))
+            for m, op in names.BINARY_METHODS.items()
+        }
+        self._call: Final = rebound(partial(_call_callback, self._inference, self._transforms))
+        self._partial_call: Final = partial(
+            self._transforms.partial_callback, _default_partial_call()
+        )
+
+    def _rebound(self, callback: Callable[[_Ctx], Type]) -> Callable[[_Ctx], Type]:
+        """``callback``, its result adjusted where it rebinds a name (``inference.rebinding``)."""
+        adjust = self._inference.rebinding
+
+        def rebound(ctx: _Ctx) -> Type:
+            return adjust(ctx.api, ctx.context, callback(ctx))
+
+        return rebound
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Make the rule set's name and sources part of mypy's cache key.
@@ -218,6 +265,76 @@ class TypingPkgPlugin(Plugin):
             and array_class(node.node) is not None
         )
 
+    def _is_jax_array_class(self, fullname: str) -> bool:
+        """Whether ``fullname`` is ``jax.Array``, our ``Array`` or a subclass of either."""
+        if fullname in (names.ARRAY, names.JAX_ARRAY):
+            return True
+        if fullname.startswith("builtins."):
+            return False
+        node = self.lookup_fully_qualified(fullname)
+        return (
+            node is not None
+            and isinstance(node.node, TypeInfo)
+            and (
+                array_class(node.node) is not None
+                or base_of(node.node, names.JAX_ARRAY) is not None
+            )
+        )
+
+    def _make_array(
+        self, dtype: str | None, api: CheckerPluginInterface, context: Context
+    ) -> Instance | None:
+        """Return ``Array[dtype]`` (``Array[Any]`` for ``None``), ``None`` without typing_pkg."""
+        node = self.lookup_fully_qualified(names.ARRAY)
+        if node is None or not isinstance(node.node, TypeInfo):
+            return None
+        return self._env.array_at(node.node, dtype, api, context)
+
+    def _canonical(self, dtype: str) -> str:
+        """The dtype a JAX array has for ``dtype`` under the rules (x64 off: 64 → 32 bits)."""
+        return self._jax.env.canonical(dtype) if self._jax.enabled else dtype
+
+    def _is_user_name(self, fullname: str) -> bool:
+        """Whether ``fullname`` is a local name or one defined in a module of the program.
+
+        Only the program's functions are specialised at their calls (a
+        library's function keeps its own signature, and other plugins' hooks on
+        library functions stay theirs).
+        """
+        if "." not in fullname:
+            return True
+        modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
+        module = fullname
+        while "." in module:
+            module = module.rpartition(".")[0]
+            tree = modules.get(module)
+            if tree is not None:
+                return inference.is_program_module(tree)
+        return False
+
+    # ---------------------------------------------------------- semantic analysis
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        return jax_array.additional_deps(file)
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        if fullname == names.JAX_ARRAY:
+            return jax_array.analyze_jax_array
+        if fullname == names.TYPING_ANY and self._jax.enabled and jax_array.jax_installed():
+            return partial(jax_array.analyze_any, self._jax.scalar_types)
+        return None
+
+    def get_customize_class_mro_hook(
+        self, fullname: str
+    ) -> Callable[[ClassDefContext], None] | None:
+        if fullname == names.ARRAY:
+            return jax_array.customize_array_mro
+        if fullname in _WEAK_MARKERS:
+            return self._weak_mro
+        return None
+
+    # ------------------------------------------------------------ type checking
+
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
@@ -231,18 +348,118 @@ class TypingPkgPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if owner in names.BUILTIN_SCALARS:
+            if fullname == "builtins.float.__rpow__":
+                return hooks.float_rpow_callback
             return self._scalar_hooks.get(method)
         if method in self._array_hooks and self._is_array_class(owner):
             return self._array_hooks[method]
+        if owner == names.NUMPY_NDARRAY:
+            return self._numpy_hooks.get(method)
+        if method == "__call__" and owner in names.NUMPY_UFUNCS:
+            return self._numpy_ufunc
+        if fullname == names.FUNCTOOLS_PARTIAL + ".__call__":
+            return self._partial_call
+        if self._jax.enabled and owner.startswith("jax."):
+            if fullname == names.BINARY_UFUNC_CALL:
+                return self._rebound(partial(jax_api.ufunc_callback, self._jax_hooks))
+            if owner == names.INDEX_UPDATE_REF and method in names.AT_METHODS:
+                return self._rebound(partial(jax_api.at_callback, self._jax_hooks, method))
+        if method == "__getitem__" and self._is_array_class(owner):
+            return self._index
+        if method == "__iter__" and self._is_jax_array_class(owner):
+            return partial(jax_api.iter_callback, self._jax_hooks)
+        if self._jax.enabled and not method.startswith("__"):
+            full = self._jax.array_method(method)
+            if full is not None and self._is_jax_array_class(owner):
+                return self._rebound(partial(jax_api.array_method_callback, self._jax_hooks, full))
+        if self._is_user_name(owner):
+            return self._call
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return self._function_hooks.get(fullname)
+        found = self._function_hooks.get(fullname)
+        if found is not None:
+            return found
+        if fullname.startswith("jax."):
+            transform = names.TRANSFORMS.get(fullname)
+            if transform is not None:
+                return partial(self._transforms.transform_callback, transform)
+            if fullname in names.TREE_MAP:
+                return self._rebound(self._transforms.tree_map_callback)
+            if fullname in names.TREE_LEAVES:
+                return self._rebound(self._transforms.tree_leaves_callback)
+            control = names.CONTROL_FLOW.get(fullname)
+            if control is not None:
+                return self._rebound(partial(self._transforms.control_callback, control))
+            if self._jax.enabled:
+                full = self._jax.function(fullname)
+                if full is not None:
+                    return self._rebound(partial(jax_api.function_callback, self._jax_hooks, full))
+            return None
+        if fullname == transforms.JIT_DECORATOR:
+            return self._transforms.decorator_callback
+        if fullname.startswith((transforms.TRACED, transforms.GRADIENT)):
+            return self._call  # what jax.vmap(f), jax.grad(f), … return: see transforms
+        if self._jax.enabled and fullname.startswith(names.DTYPES_MODULE + "."):
+            marker = fullname[len(names.DTYPES_MODULE) + 1 :]
+            return self._rebound(partial(jax_api.scalar_type_callback, self._jax_hooks, marker))
+        if self._is_user_name(fullname):
+            return self._call
+        return None
 
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
         return hooks.abs_signature_callback if fullname == names.BUILTIN_ABS else None
+
+
+_Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)
+_WEAK_MARKERS: Final = frozenset(
+    f"{names.DTYPES_MODULE}.{m}" for m in ("weak_int", "weak_float", "weak_complex")
+)
+
+
+def _default_partial_call() -> Callable[[MethodContext], Type] | None:
+    """mypy's own hook for ``functools.partial.__call__`` (ours runs it, then adds jit's)."""
+    try:
+        from mypy.plugins.functools import partial_call_callback
+    except ImportError:  # pragma: no cover - every supported mypy has it
+        return None
+    return partial_call_callback
+
+
+def _call_callback(
+    inference_: inference.Inference, transforms_: transforms.Transforms, ctx: _Ctx
+) -> Type:
+    """Type a call of a function of the program by its body (``inference``)."""
+    context = ctx.context
+    api = ctx.api
+    if isinstance(api, TypeChecker) and api.errors.file in api.errors.ignored_files:
+        return ctx.default_return_type  # a library's module, checked for its definitions only
+    gradient = transforms_.gradient_call(ctx)
+    if gradient is not None:
+        return gradient
+    if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+        return ctx.default_return_type
+    if api.errors.file in api.errors.ignored_files:
+        return ctx.default_return_type  # a library's module, checked for its definitions only
+    found = inference_.callee_function(api, transforms.declared_callee(api, context.callee))
+    if found is None:
+        return ctx.default_return_type
+    defn, callee = found
+    arg_types = ctx.arg_types
+    if transforms.traced(callee):
+        arg_types = [[inference_.traced_type(api, t) for t in actuals] for actuals in arg_types]
+    return inference_.specialise_call(
+        api,
+        callee,
+        defn,
+        arg_types,
+        [list(kinds) for kinds in ctx.arg_kinds],
+        context,
+        ctx.default_return_type,
+        [list(exprs) for exprs in ctx.args],
+    )
 
 
 def plugin(version: str) -> type[Plugin]:

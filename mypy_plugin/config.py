@@ -61,6 +61,7 @@ from __future__ import annotations
 import configparser
 import difflib
 import hashlib
+import importlib.util
 import sys
 import traceback
 from collections.abc import Iterable
@@ -315,13 +316,28 @@ _SOURCE_MODULES: Final = (
     "typing_pkg.ops",
     "typing_pkg.promotion",
 )
-_SOURCE_PACKAGES: Final = ("typing_pkg.rules", "mypy_plugin")
+_SOURCE_PACKAGES: Final = ("typing_pkg.rules", "typing_pkg.api", "mypy_plugin")
+"""Packages whose every module counts: the JAX function table (``typing_pkg.api``) is loaded
+only when a hook needs it, so packages are found without being imported."""
 
 
 def _module_file(name: str) -> Path | None:
     module = sys.modules.get(name)
     source = getattr(module, "__file__", None)
     return Path(source) if isinstance(source, str) else None
+
+
+def _package_file(name: str) -> Path | None:
+    """The ``__init__.py`` of a package, imported or not."""
+    found = _module_file(name)
+    if found is not None:
+        return found
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    origin = None if spec is None else spec.origin
+    return Path(origin) if isinstance(origin, str) else None
 
 
 def fingerprint(rules: RuleSet, promotion: str = "") -> str:
@@ -332,7 +348,7 @@ def fingerprint(rules: RuleSet, promotion: str = "") -> str:
     """
     sources: dict[str, Path] = {}
     for package in _SOURCE_PACKAGES:
-        init = _module_file(package)
+        init = _package_file(package)
         if init is not None:
             for path in init.parent.glob("*.py"):
                 sources[f"{package}/{path.name}"] = path

@@ -42,7 +42,10 @@ from typing_pkg.rules import RuleSet
 __all__ = [
     "DTYPE_PROMOTION",
     "UNEXPECTED",
+    "error_bad_index",
+    "error_carry",
     "error_undefined_binary",
+    "error_undefined_call",
     "error_undefined_promotion",
     "error_undefined_unary",
     "error_unexpected",
@@ -109,6 +112,60 @@ def error_undefined_unary(
     api.fail(
         f"Unsupported operand dtype for {symbol} ({_format(operand, api.options)}) under the "
         f'"{rules.name}" rules: {_reason(rules, reason)}; cast it with .astype(...)',
+        context,
+        code=DTYPE_PROMOTION,
+    )
+
+
+def _display(function: str) -> str:
+    """Return a function's name as JAX code writes it (``jnp.mean``, ``lax.add``)."""
+    for prefix, short in _SHORT_NAMES:
+        if function.startswith(prefix):
+            return short + function[len(prefix) :]
+    return function
+
+
+_SHORT_NAMES: Final = (
+    ("jax.numpy.", "jnp."),
+    ("jax.lax.", "lax."),
+    ("jax.Array.at.", "Array.at[]."),
+)
+
+
+def error_undefined_call(
+    api: CheckerPluginInterface, context: Context, rules: RuleSet, function: str, reason: str
+) -> None:
+    """Report a call of a JAX function that JAX refuses for its arguments' dtypes."""
+    api.fail(
+        f'Unsupported dtypes for {_display(function)}() under the "{rules.name}" rules: '
+        f"{_reason(rules, reason)}",
+        context,
+        code=DTYPE_PROMOTION,
+    )
+
+
+def error_bad_index(api: CheckerPluginInterface, context: Context, index: Type) -> None:
+    """Report an array indexed by an array of a float or complex dtype (JAX raises TypeError)."""
+    api.fail(
+        f"Invalid index dtype ({_format(index, api.options)}): JAX indexes with integer or "
+        "boolean arrays only; cast with .astype(...) (or use // for an integer quotient)",
+        context,
+        code=DTYPE_PROMOTION,
+    )
+
+
+def error_carry(
+    api: CheckerPluginInterface, context: Context, function: str, before: Type, after: Type
+) -> None:
+    """Report a loop body that changes its carry's dtype (or ``lax.cond`` branches that differ)."""
+    what = (
+        "the branches return different dtypes"
+        if function == "lax.cond"
+        else "the body changes the carry's dtype"
+    )
+    api.fail(
+        f"{function}: {what} ({_format(before, api.options)} becomes "
+        f"{_format(after, api.options)}); JAX requires the same dtype: cast with .astype(...)",
         context,
         code=DTYPE_PROMOTION,
     )

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, Expression, NameExpr, TempNode, TypeInfo, Var
+from mypy.nodes import ARG_POS, Context, Expression, NameExpr, TempNode, TypeAlias, TypeInfo, Var
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
@@ -37,6 +37,7 @@ from mypy.types import (
     Instance,
     LiteralType,
     ProperType,
+    TupleType,
     Type,
     TypeOfAny,
     TypeType,
@@ -47,6 +48,7 @@ from mypy.typevars import fill_typevars_with_any
 
 from mypy_plugin import names
 from mypy_plugin.errors import (
+    error_bad_index,
     error_undefined_binary,
     error_undefined_promotion,
     error_undefined_unary,
@@ -76,6 +78,10 @@ __all__ = [
     "array_signature_callback",
     "astype_callback",
     "binary_callback",
+    "float_rpow_callback",
+    "index_callback",
+    "numpy_callback",
+    "numpy_ufunc_callback",
     "promote_types_callback",
     "reflected_callback",
     "result_type_callback",
@@ -230,6 +236,12 @@ class Env:
         A marker the build does not define (``typing_pkg`` stubs of another
         version) is reported at ``ctx`` and gives ``Array[Any]``.
         """
+        return self.array_at(array, name, ctx.api, ctx.context)
+
+    def array_at(
+        self, array: TypeInfo, name: str | None, api: CheckerPluginInterface, context: Context
+    ) -> Instance:
+        """``array`` for a report at ``context`` through ``api``."""
         key = (array, name)
         found = self._arrays.get(key)
         if found is not None:
@@ -237,7 +249,7 @@ class Env:
         if name is None:
             found = any_array(array)
         else:
-            marker = self.marker(name, ctx)
+            marker = self.marker_at(name, api, context)
             if marker is None:
                 return any_array(array)
             found = Instance(array, [marker])
@@ -246,11 +258,17 @@ class Env:
 
     def marker(self, name: str, ctx: _Context) -> Instance | None:
         """Return the marker class ``name`` as a type, reporting one the build does not define."""
+        return self.marker_at(name, ctx.api, ctx.context)
+
+    def marker_at(
+        self, name: str, api: CheckerPluginInterface, context: Context
+    ) -> Instance | None:
+        """``marker`` for a report at ``context`` through ``api``."""
         found = marker_type(self.lookup, name)
         if found is None:
             error_unexpected(
-                ctx.api,
-                ctx.context,
+                api,
+                context,
                 f"the typing_pkg that mypy reads defines no {names.DTYPES_MODULE}.{name} "
                 "(are its stubs or sources another version than the plugin's?)",
             )
@@ -348,12 +366,141 @@ def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
         return ctx.default_return_type
     if not isinstance(argument, UnionType):
         if not is_array(argument):
+            if op == "pow":
+                return _int_power(ctx, argument)
             return ctx.default_return_type  # scalar arithmetic: nothing of ours
         return _pair(env, ctx, op, ctx.type, argument)
     parts = items(argument)
     if not any(is_array(p) for p in parts):
         return ctx.default_return_type
     return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
+
+
+def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+    """Type ``ndarray OP array`` with an array of ours on the right: JAX's result.
+
+    ``jax.Array`` (a base of ``Array`` when JAX is installed) converts to a
+    NumPy array, so NumPy's own operator accepts it statically; at run time
+    NumPy defers to the JAX array (its ``__array_priority__``), whose reflected
+    operator computes the result.
+    """
+    argument = _argument(ctx)
+    if argument is None:
+        return ctx.default_return_type
+    parts = items(argument)
+    if not any(is_array(p) for p in parts):
+        return ctx.default_return_type
+    return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
+
+
+_PY_TYPES: Final = {"py_bool": bool, "py_int": int, "py_float": float, "py_complex": complex}
+
+
+def numpy_ufunc_callback(env: Env, ctx: MethodContext) -> Type:
+    """Type ``np.sqrt(16)``: a NumPy ufunc of Python numbers gives a NumPy scalar.
+
+    NumPy's stubs type a ufunc of Python scalars ``Any``, which hides a dtype
+    further on (``w / np.sqrt(n)``); NumPy itself says which loop it runs
+    (``ufunc.resolve_dtypes``, Python numbers weakly typed as NEP 50 has it),
+    and the scalar has that loop's output dtype.
+    """
+    if not isinstance(get_proper_type(ctx.default_return_type), AnyType):
+        return ctx.default_return_type
+    receiver = ctx.type
+    if not isinstance(receiver, Instance) or not receiver.args:
+        return ctx.default_return_type
+    name = get_proper_type(receiver.args[0])
+    if not isinstance(name, LiteralType) or not isinstance(name.value, str):
+        return ctx.default_return_type
+    inputs: list[type] = []
+    for formal in ctx.arg_types:
+        for item in formal:
+            operand = classify(get_proper_type(item))
+            if operand is None or operand.is_array or operand.name not in _PY_TYPES:
+                return ctx.default_return_type
+            inputs.append(_PY_TYPES[operand.name])
+    if not inputs:
+        return ctx.default_return_type
+    import numpy as np
+
+    ufunc = getattr(np, name.value, None)
+    if not isinstance(ufunc, np.ufunc) or ufunc.nin != len(inputs) or ufunc.nout != 1:
+        return ctx.default_return_type
+    try:
+        resolved = ufunc.resolve_dtypes((*inputs, None))
+    except (TypeError, ValueError):  # no loop: NumPy raises at run time too
+        return ctx.default_return_type
+    node = env.lookup(f"numpy.{resolved[-1].name}")
+    if node is not None and isinstance(node.node, TypeInfo) and not node.node.type_vars:
+        return Instance(node.node, [])
+    if node is not None and isinstance(node.node, TypeAlias):
+        return node.node.target
+    return ctx.default_return_type
+
+
+def _literal_int(typ: ProperType) -> int | None:
+    value: object = None
+    if isinstance(typ, LiteralType):
+        value = typ.value
+    elif isinstance(typ, Instance) and typ.last_known_value is not None:
+        value = typ.last_known_value.value
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _int_power(ctx: MethodContext, exponent: ProperType) -> Type:
+    """``n ** 32`` is an ``int``: typeshed types a power of ints ``Any`` unless the exponent is a
+    literal up to 25 (a negative exponent gives a float), which hides a dtype further on."""
+    base = ctx.type
+    power = _literal_int(exponent)
+    if (
+        power is not None
+        and power >= 0
+        and isinstance(base, Instance | LiteralType)
+        and (base.fallback if isinstance(base, LiteralType) else base).type.fullname
+        == "builtins.int"
+        and isinstance(get_proper_type(ctx.default_return_type), AnyType)
+    ):
+        return ctx.api.named_generic_type("builtins.int", [])
+    return ctx.default_return_type
+
+
+def index_callback(env: Env, ctx: MethodContext) -> Type:
+    """Check ``array[key]``: an array in the key must have an integer or boolean dtype.
+
+    JAX refuses a float index array (``TypeError: Indexer must have integer or
+    boolean type``): that is a ``dtype-promotion`` error (a true division
+    where a floor division was meant, typically).
+    """
+    from typing_pkg.dtypes import BY_NAME
+
+    if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+        return ctx.default_return_type
+    key = get_proper_type(ctx.arg_types[0][0])
+    parts = key.items if isinstance(key, TupleType) else [key]
+    for part in parts:
+        operand = classify(get_proper_type(part))
+        if operand is None or not operand.is_array or operand.name is None:
+            continue
+        marker = BY_NAME.get(operand.name)
+        if marker is not None and not marker.abstract and marker.kind not in "biu":
+            error_bad_index(ctx.api, ctx.context, part)
+    return ctx.default_return_type
+
+
+def float_rpow_callback(ctx: MethodContext) -> Type:
+    """``n ** 0.5`` is a ``float`` for a positive int ``n`` mypy knows (a negative one gives a
+    complex number: typeshed says ``Any``, which hides a dtype further on)."""
+    argument = _argument(ctx)
+    if argument is None:
+        return ctx.default_return_type
+    base = _literal_int(argument)
+    if (
+        base is not None
+        and base > 0
+        and isinstance(get_proper_type(ctx.default_return_type), AnyType)
+    ):
+        return ctx.api.named_generic_type("builtins.float", [])
+    return ctx.default_return_type
 
 
 def _unary(env: Env, ctx: _Context, op: str, item: ProperType) -> Type | None:

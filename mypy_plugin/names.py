@@ -9,22 +9,40 @@ from typing_pkg.ops import ARITHMETIC, BINARY, BITWISE, INPLACE, SHIFT, UNARY
 __all__ = [
     "ARRAY",
     "ASTYPE",
+    "AT_METHODS",
     "BINARY_METHODS",
+    "BINARY_UFUNC_CALL",
     "BUILTIN_ABS",
     "BUILTIN_SCALARS",
+    "CONTROL_FLOW",
     "DTYPES_MODULE",
+    "DTYPE_OPTIONS",
     "DTYPE_ROOT",
+    "FUNCTOOLS_PARTIAL",
+    "INDEX_UPDATE_REF",
     "INPLACE_METHODS",
+    "JAX_ARRAY",
+    "JAX_ARRAY_MODULE",
+    "JAX_NUMPY",
+    "JIT_WRAPPED",
     "NUMPY_DTYPE",
     "NUMPY_GENERIC",
     "NUMPY_NDARRAY",
+    "NUMPY_UFUNCS",
     "PROMOTE_TYPES",
     "REFLECTED_METHODS",
     "RESULT_TYPE",
     "RULES_ARGUMENT",
+    "TABLE_ARRAY_PREFIX",
+    "TRANSFORMS",
+    "TREE_LEAVES",
+    "TREE_MAP",
+    "TYPING_ANY",
+    "TYPING_MODULE",
     "UNARY_METHODS",
 ]
 
+TYPING_MODULE: Final = "typing_pkg.typing"
 ARRAY: Final = "typing_pkg.typing.Array"
 """The array class; its subclasses are dispatched to the same hooks."""
 DTYPES_MODULE: Final = "typing_pkg.dtypes"
@@ -50,6 +68,8 @@ BUILTIN_SCALARS: Final = {
 NUMPY_NDARRAY: Final = "numpy.ndarray"
 NUMPY_DTYPE: Final = "numpy.dtype"
 NUMPY_GENERIC: Final = "numpy.generic"
+NUMPY_UFUNCS: Final = frozenset(f"numpy._typing._ufunc._UFunc_Nin{i}_Nout1" for i in (1, 2))
+"""The classes of NumPy's ufuncs of one or two inputs (``np.sqrt``, ``np.add``)."""
 
 BINARY_METHODS: Final = {f"__{op}__": op for op in BINARY}
 """``__add__`` → ``add``, …, ``__lt__`` → ``lt``: the forward binary operators and comparisons."""
@@ -59,3 +79,49 @@ INPLACE_METHODS: Final = {f"__{op}__": op for op in INPLACE}
 """``__iadd__`` → ``iadd``."""
 UNARY_METHODS: Final = {f"__{op}__": op for op in UNARY}
 """``__neg__`` → ``neg``, ``__pos__``, ``__invert__``, ``__abs__``."""
+
+# ----------------------------------------------------------------------- JAX
+
+JAX_ARRAY_MODULE: Final = "jax._src.basearray"
+JAX_ARRAY: Final = "jax._src.basearray.Array"
+"""``jax.Array``: analysed as ``Array[Any]`` wherever a type names it."""
+JAX_NUMPY: Final = "jax.numpy"
+"""The module whose ``float32: Any``, … declarations become marker classes."""
+TYPING_ANY: Final = "typing.Any"
+TABLE_ARRAY_PREFIX: Final = "jax.Array."
+"""How the function table names ``jax.Array``'s members (``jax.Array.sum``, ``….at.set``)."""
+BINARY_UFUNC_CALL: Final = "jax.numpy.BinaryUfunc.__call__"
+"""``jnp.add(x, y)``: ``add`` is an instance of this protocol in JAX's stubs."""
+INDEX_UPDATE_REF: Final = "jax._src.basearray._IndexUpdateRef"
+"""``x.at[i]``: its methods (``set``, ``add``, …) are the table's ``jax.Array.at.*``."""
+AT_METHODS: Final = frozenset(
+    {"get", "set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply"}
+)
+DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
+"""The table's options that name a dtype (read in every form a dtype argument takes)."""
+JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"
+"""What ``jax.jit`` returns: the attributes (``lower``, ``trace``, …) of a jitted function."""
+FUNCTOOLS_PARTIAL: Final = "functools.partial"
+TRANSFORMS: Final = {
+    "jax._src.api.jit": "jit",
+    "jax._src.pjit.pjit": "jit",
+    "jax._src.api.vmap": "vmap",
+    "jax._src.pmap.pmap": "pmap",
+    "jax._src.ad_checkpoint.checkpoint": "checkpoint",
+    "jax._src.ad_checkpoint.remat": "checkpoint",
+    "jax._src.api.grad": "grad",
+    "jax._src.api.hessian": "hessian",
+    "jax._src.api.value_and_grad": "value_and_grad",
+}
+"""JAX's function transformations, by the fullname of their definition."""
+CONTROL_FLOW: Final = {
+    "jax._src.lax.control_flow.loops.scan": "scan",
+    "jax._src.lax.control_flow.loops.fori_loop": "fori_loop",
+    "jax._src.lax.control_flow.loops.while_loop": "while_loop",
+    "jax._src.lax.control_flow.conditionals.cond": "cond",
+}
+"""``lax``'s loops and conditionals, by the fullname of their definition."""
+TREE_MAP: Final = frozenset({"jax._src.tree.map", "jax._src.tree_util.tree_map"})
+"""``jax.tree.map`` and ``jax.tree_util.tree_map``."""
+TREE_LEAVES: Final = frozenset({"jax._src.tree.leaves", "jax._src.tree_util.tree_leaves"})
+"""``jax.tree.leaves`` and ``jax.tree_util.tree_leaves``."""

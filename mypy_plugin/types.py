@@ -35,6 +35,7 @@ from mypy.types import (
     CallableType,
     Instance,
     LiteralType,
+    Overloaded,
     ProperType,
     Type,
     TypeOfAny,
@@ -237,6 +238,8 @@ def dtype_token(typ: Type) -> object | None:
     a marker class, a string, or a Python scalar type.
     """
     proper = get_proper_type(typ)
+    if isinstance(proper, Overloaded) and proper.is_type_obj():
+        proper = proper.items[0]  # a class whose constructor is overloaded (int, np.float32)
     if isinstance(proper, CallableType) and proper.is_type_obj():
         made = get_proper_type(proper.ret_type)
         if isinstance(made, Instance) and made.type.fullname.startswith("numpy."):

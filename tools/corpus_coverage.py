@@ -297,6 +297,22 @@ def _markers() -> frozenset[str]:
 ALIASES = {"numpy.bool": "bool_", "numpy.bool_": "bool_", "jax.numpy.bool_": "bool_"}
 """Qualified names of dtypes that are not spelt as a marker (mypy writes numpy's in full)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
+_NUMPY_SIZED = re.compile(
+    r"numpy\.(?P<kind>signedinteger|unsignedinteger|floating|complexfloating)\["
+    r"numpy\._typing\._nbit_base\._(?P<bits>\d+)Bit"
+    r"(?:, numpy\._typing\._nbit_base\._(?P<bits2>\d+)Bit)?\]"
+)
+"""How mypy spells NumPy's sized scalar types: ``numpy.floating[numpy._typing._nbit_base._32Bit]``
+is ``float32`` (a complex type names the bits of each part)."""
+_NUMPY_KINDS = {
+    "signedinteger": "int", "unsignedinteger": "uint", "floating": "float",
+    "complexfloating": "complex",
+}  # fmt: skip
+
+
+def _numpy_sized(match: re.Match[str]) -> str:
+    bits = int(match["bits"]) + (int(match["bits2"]) if match["bits2"] else 0)
+    return f"{_NUMPY_KINDS[match['kind']]}{bits}"
 
 
 def static_dtype(type_text: str) -> str | None:
@@ -310,6 +326,7 @@ def static_dtype(type_text: str) -> str | None:
     """
     markers = _markers()
     found = set()
+    type_text = _NUMPY_SIZED.sub(_numpy_sized, type_text)
     for identifier in _IDENTIFIER.findall(type_text):
         last = identifier.rsplit(".", 1)[-1]
         if identifier in ALIASES:
@@ -365,21 +382,31 @@ def instrument(source: str) -> Instrumented:
     A simple statement gets ``; reveal_type(x)`` appended on its last line; a
     ``for``/``with`` gets ``reveal_type(x); `` before the first statement of
     its body, or a line of its own before it when that statement is compound.
+    A statement binding several names reveals the first one so and each other
+    one on a line of its own, inserted after it (or before the body) and mapped
+    to the statement's line: mypy reports a note once per line and message, so
+    two names of one type revealed on one line would show one note.
     """
     lines = source.splitlines(keepends=True)
-    # line → (column, rank, names, site line); line → (names, site line)
+    # line → (column, rank, names, site line); line → (names, site line, indent)
     inline: dict[int, list[tuple[int, int, list[str], int]]] = {}
     before: dict[int, list[tuple[list[str], int]]] = {}
+    after: dict[int, list[tuple[list[str], int, int]]] = {}
     order = 0
     for stmt, names in binding_statements(ast.parse(source)):
         order += 1
         body = binding_body(stmt)
         if body is None:
             end = stmt.end_lineno or stmt.lineno
-            inline.setdefault(end, []).append((stmt.end_col_offset or 0, order, names, stmt.lineno))
+            first_line = lines[stmt.lineno - 1]
+            own_line = len(first_line) - len(first_line.lstrip()) == stmt.col_offset
+            head, rest = (names[:1], names[1:]) if own_line else (names, [])
+            inline.setdefault(end, []).append((stmt.end_col_offset or 0, order, head, stmt.lineno))
+            if rest:
+                after.setdefault(end, []).append((rest, stmt.lineno, stmt.col_offset))
             continue
         first = body[0]
-        if is_simple(first):
+        if is_simple(first) and len(names) == 1:
             inline.setdefault(first.lineno, []).append(
                 (first.col_offset, -order, names, stmt.lineno)
             )
@@ -390,17 +417,16 @@ def instrument(source: str) -> Instrumented:
     text: list[str] = []
     line_map: list[int] = []
     reveals: dict[tuple[int, int], Site] = {}
+
+    def own_lines(names: list[str], site_line: int, indent: str) -> None:
+        for name in names:
+            reveals[(len(text) + 1, len(indent) + len("reveal_type("))] = Site(site_line, name)
+            text.append(f"{indent}reveal_type({name})\n")
+            line_map.append(site_line)
+
     for number, line in enumerate(lines, start=1):
         for names, site_line in before.get(number, []):
-            indent = line[: len(line) - len(line.lstrip())]
-            new = indent
-            for name in names:
-                if new != indent:
-                    new += "; "
-                reveals[(len(text) + 1, len(new) + len("reveal_type("))] = Site(site_line, name)
-                new += f"reveal_type({name})"
-            text.append(new + "\n")
-            line_map.append(site_line)
+            own_lines(names, site_line, line[: len(line) - len(line.lstrip())])
         data = line.encode("utf-8")
         new_line = ""
         done = 0
@@ -419,6 +445,8 @@ def instrument(source: str) -> Instrumented:
             new_line += "\n"
         text.append(new_line)
         line_map.append(number)
+        for names, site_line, column in after.get(number, []):
+            own_lines(names, site_line, " " * column)
     return Instrumented("".join(text), line_map, reveals)
 
 

@@ -86,6 +86,18 @@ def test_bug_program_marks_exactly_one_line(path: Path) -> None:
         ("Array[weak_float] | None", "weak_float"),
         ("numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.float64]]", "float64"),
         ("numpy.ndarray[tuple[int], numpy.dtype[numpy.bool]]", "bool_"),
+        # NumPy's sized scalar types, as mypy writes them
+        (
+            "numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.signedinteger["
+            "numpy._typing._nbit_base._64Bit]]]",
+            "int64",
+        ),
+        ("numpy.unsignedinteger[numpy._typing._nbit_base._8Bit]", "uint8"),
+        (
+            "numpy.complexfloating[numpy._typing._nbit_base._32Bit, "
+            "numpy._typing._nbit_base._32Bit]",
+            "complex64",
+        ),
         ("jax._src.basearray.Array", None),
         ("Array[Any]", None),
         ("Array[floating]", None),  # a category is not a dtype
@@ -144,8 +156,16 @@ def test_instrument_reveals_each_kind_of_site() -> None:
         Site(1, "a"), Site(1, "b"), Site(1, "c"), Site(2, "i"), Site(2, "w"),
         Site(5, "x"), Site(5, "y"), Site(6, "self.w"), Site(7, "z"),
     ]  # fmt: skip
-    assert copy.text.splitlines()[2] == "    reveal_type(i); reveal_type(w)"
-    assert copy.line_map == [1, 2, 2, 3, 4, 5, 6, 7, 8, 9]
+    # Several names of one statement: one note per line (mypy drops a repeated note).
+    assert copy.text.splitlines()[:6] == [
+        "a, (b, *c) = f(); reveal_type(a)",
+        "reveal_type(b)",
+        "reveal_type(c)",
+        "for i, w in g():",
+        "    reveal_type(i)",
+        "    reveal_type(w)",
+    ]
+    assert copy.line_map == [1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def test_corpus_files_leave_tests_out() -> None:

@@ -101,6 +101,9 @@ DT = TypeVar("DT", bound=DType, covariant=True)
 
 class Array(Generic[DT]):
     def __add__(self, other: Array[Any], /) -> Array[Any]: ...
+    # As typing_pkg's own Array: the reflected form takes Python scalars only (with JAX
+    # installed the class gets jax.Array's members, whose __radd__ takes arrays too).
+    def __radd__(self, other: bool | int | float | complex, /) -> Array[Any]: ...
 """
 FAKE_INIT = """\
 from typing_pkg.dtypes import int8 as int8, uint8 as uint8
@@ -129,7 +132,9 @@ def test_a_marker_the_build_does_not_define_is_reported(tmp_path: Path) -> None:
          f"its stubs or sources another version than the plugin's?){REPORT}",
          "typing-pkg-unexpected"),
     ]  # fmt: skip
-    assert found[5].revealed == "typing_pkg.typing.Array[Any]"
+    # The forward operator failed and the reflected one takes no array: mypy gives Any, as
+    # for any operation the rules leave undefined.
+    assert found[5].revealed == "Any"
     assert found[6].revealed == "typing_pkg.typing.Array[typing_pkg.dtypes.int8]"
 
 

@@ -1,0 +1,1100 @@
+"""Dtypes through the user's own functions, and rebinding without noise.
+
+Call-site specialisation
+------------------------
+
+Real JAX code passes arrays to functions it did not annotate (or annotated
+``jax.Array``, an array of unknown dtype).  mypy types such a parameter as
+``Any`` and the function's result as ``Any``: every dtype is lost at the
+first call.  At a call of a function defined in the module being checked,
+the plugin checks the function's body again with its parameters narrowed to
+the arguments' types (``check_func_item`` with a ``type_override``), and
+types the call with what the body returns (the union of its ``return``
+expressions): ``layer_norm(x_bf16, …)`` is ``Array[bfloat16]`` when the body
+casts back to ``x.dtype``.  Pyright does the same for unannotated functions
+("call-site return type inference").
+
+* Only parameters whose declared type is ``Any`` or holds an array of
+  unknown dtype are narrowed, and only to an argument type that is a subtype
+  of it; a declared return type stays the result unless the inferred one is a
+  subtype of it (``-> jax.Array`` becomes ``Array[float32]``).
+* The specialised check reports only the plugin's own errors (``dtype-
+  promotion``: a dtype bug that this call makes happen, reported on the line
+  of the body where JAX raises); mypy's other diagnostics about the body are
+  mypy's own business and are left to its ordinary check.  ``reveal_type`` in
+  the body shows the union of what the specialised checks revealed, after
+  mypy's own note (as mypy itself does for the iterations of a loop).
+* It is memoised per function and argument types while one top-level
+  function (or the module's top level) is checked, recursion is cut (a
+  function being specialised gives mypy's own result), and the depth is
+  bounded.  Functions of other modules (whose bodies a cache does not keep),
+  generators, coroutines, overloads and generic functions are left alone.
+
+Rebinding
+---------
+
+mypy fixes an unannotated variable's type at its first assignment, so that
+``x = jnp.zeros(3)`` then ``x = x.astype(jnp.bfloat16)`` would be an
+"Incompatible types in assignment" that the variable's type never was a
+problem for.  The plugin finds, per scope, the assignments that rebind a name
+already bound (a parameter, or an earlier assignment; names with an explicit
+annotation, ``global`` and ``nonlocal`` ones aside).  When the plugin types
+such an assignment's value with another dtype than the variable's declared
+one, it answers the declared type with its dtypes unknown (``Array[Any]``),
+which the assignment accepts, and widens the variable's declared type the
+same way (a side effect on the ``Var``, the one this design needs): every
+later assignment then narrows it precisely, and inside a loop, which mypy
+checks again, the rebinding itself is precise from the second pass on.  The
+dtype of the variable after the rebinding statement is unknown until the
+next assignment, never wrong.  With ``allow_redefinition_new`` mypy handles
+rebinding itself and the plugin leaves it alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.erasetype import remove_instance_last_known_values
+from mypy.errors import ErrorInfo, IterationDependentErrors, IterationErrorWatcher
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    FUNC_NO_INFO,
+    ArgKind,
+    AssignmentStmt,
+    Block,
+    CallExpr,
+    ClassDef,
+    Context,
+    Decorator,
+    Expression,
+    ExpressionStmt,
+    FloatExpr,
+    ForStmt,
+    FuncDef,
+    FuncItem,
+    GlobalDecl,
+    IfStmt,
+    IntExpr,
+    LambdaExpr,
+    ListExpr,
+    MatchStmt,
+    MypyFile,
+    NameExpr,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    OverloadedFuncDef,
+    RaiseStmt,
+    ReturnStmt,
+    Statement,
+    TryStmt,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface
+from mypy.subtypes import is_subtype
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeStrVisitor,
+    UnionType,
+    UnpackType,
+    get_proper_type,
+)
+
+from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
+from mypy_plugin.types import any_array, array_class, classify
+
+__all__ = [
+    "Inference",
+    "erase_dtypes",
+    "has_unknown_array",
+    "is_program_module",
+    "redefinition_allowed",
+]
+
+_NOT_A_CALL_OF_ITS_DEFINITION: Final = "typing_pkg.gradient."
+"""The name ``mypy_plugin.transforms`` gives what ``jax.grad(f)`` returns (``f``'s definition)."""
+MAX_DEPTH: Final = 6
+_AFTER_MYPY: Final = 1
+"""The priority of the plugin's notes: sorted after mypy's own at the same place."""
+"""How deep specialisations may nest (a call in a specialised body specialises too)."""
+_OUR_CODES: Final = frozenset({DTYPE_PROMOTION.code, UNEXPECTED.code})
+_NARROWABLE: Final = frozenset({ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT})
+
+
+# ---------------------------------------------------------------------- the AST
+
+
+def _blocks(stmt: Statement) -> Iterator[Block]:
+    """The blocks of a compound statement (not of nested functions or classes)."""
+    if isinstance(stmt, IfStmt):
+        yield from stmt.body
+        if stmt.else_body is not None:
+            yield stmt.else_body
+    elif isinstance(stmt, ForStmt | WhileStmt):
+        yield stmt.body
+        if stmt.else_body is not None:
+            yield stmt.else_body
+    elif isinstance(stmt, WithStmt):
+        yield stmt.body
+    elif isinstance(stmt, TryStmt):
+        yield stmt.body
+        yield from stmt.handlers
+        if stmt.else_body is not None:
+            yield stmt.else_body
+        if stmt.finally_body is not None:
+            yield stmt.finally_body
+    elif isinstance(stmt, MatchStmt):
+        yield from stmt.bodies
+    elif isinstance(stmt, Block):
+        yield stmt
+
+
+def _ends(block: Block) -> bool:
+    """Whether every path through ``block`` ends in ``return`` or ``raise``."""
+    if not block.body:
+        return False
+    last = block.body[-1]
+    if isinstance(last, ReturnStmt | RaiseStmt):
+        return True
+    if isinstance(last, IfStmt):
+        return last.else_body is not None and all(_ends(b) for b in (*last.body, last.else_body))
+    if isinstance(last, WithStmt):
+        return _ends(last.body)
+    if isinstance(last, TryStmt):
+        if last.finally_body is not None and _ends(last.finally_body):
+            return True
+        main = last.else_body if last.else_body is not None else last.body
+        return _ends(main) and all(_ends(h) for h in last.handlers)
+    if isinstance(last, Block):
+        return _ends(last)
+    if isinstance(last, ExpressionStmt) and isinstance(last.expr, CallExpr):
+        callee = last.expr.callee
+        return isinstance(callee, NameExpr) and callee.fullname in ("sys.exit", "builtins.exit")
+    return False
+
+
+class _Binding:
+    """An assignment binding names of a rebound variable: its value and the names, by position.
+
+    ``defines``: the first assignment of one of the names in its scope (a later
+    one rebinds it); otherwise it rebinds a name bound before.
+    """
+
+    __slots__ = ("defines", "names", "value")
+
+    def __init__(
+        self, value: Expression | Statement, names: list[NameExpr | None], defines: bool
+    ) -> None:
+        self.value = value
+        self.names = names
+        self.defines = defines
+
+
+class ModuleFacts:
+    """What the plugin needs from a module's AST, read once per tree.
+
+    ``functions``: every function defined in the module (methods and nested
+    ones too); ``returns``: each function's ``return`` statements (not those of
+    nested functions); ``bindings``: by the value (or the ``x += …`` statement),
+    each assignment to a variable its scope binds more than once.
+    """
+
+    def __init__(self, tree: MypyFile) -> None:
+        self.tree = tree
+        self.functions: dict[int, FuncItem] = {}
+        self.returns: dict[int, list[ReturnStmt]] = {}
+        self.bindings: dict[int, _Binding] = {}
+        self.constants: dict[int, tuple[Var, int | float]] = {}
+        """Variables assigned once, a number literal (``d_model, n = 8, 16``), by ``Var``."""
+        self.parents: dict[int, FuncItem] = {}
+        """The function each nested function is defined in."""
+        self._enclosing: list[FuncItem] = []
+        self._scope(tree.defs, set(), None)
+
+    def _scope(self, body: list[Statement], params: set[str], function: FuncItem | None) -> None:
+        """Read one scope (a module, class body or function body) in textual order."""
+        declared: set[str] = set()
+        self._declarations(body, declared)
+        returns: list[ReturnStmt] = []
+        assignments: list[tuple[Expression | Statement, list[NameExpr | None]]] = []
+        other: set[str] = set()
+        self._walk(body, declared, returns, assignments, other)
+        if function is not None:
+            self.returns[id(function)] = returns
+        counts: dict[str, int] = dict.fromkeys((*params, *other, *declared), 1)
+        for _, names in assignments:
+            for name in names:
+                if name is not None:
+                    counts[name.name] = counts.get(name.name, 0) + 1
+        for value, names in assignments:
+            values = _literals(value, len(names))
+            for name, literal in zip(names, values, strict=False):
+                if (
+                    name is not None
+                    and literal is not None
+                    and counts.get(name.name) == 1
+                    and isinstance(name.node, Var)
+                ):
+                    self.constants[id(name.node)] = (name.node, literal)
+        rebound = {name for name, count in counts.items() if count > 1}
+        seen = set(params)
+        for value, names in assignments:
+            kept = [n if n is not None and n.name in rebound else None for n in names]
+            if any(n is not None for n in kept):
+                defines = any(n is not None and n.name not in seen for n in kept)
+                if defines:
+                    kept = [n if n is not None and n.name not in seen else None for n in kept]
+                self.bindings[id(value)] = _Binding(value, kept, defines)
+            seen.update(n.name for n in names if n is not None)
+
+    def _declarations(self, body: list[Statement], declared: set[str]) -> None:
+        """Names the scope annotates, or declares global or nonlocal: never ours to widen."""
+        for stmt in body:
+            if isinstance(stmt, AssignmentStmt) and stmt.unanalyzed_type is not None:
+                declared.update(n.name for n in stmt.lvalues if isinstance(n, NameExpr))
+            elif isinstance(stmt, GlobalDecl | NonlocalDecl):
+                declared.update(stmt.names)
+            for block in _blocks(stmt):
+                self._declarations(block.body, declared)
+
+    def _walk(
+        self,
+        body: list[Statement],
+        declared: set[str],
+        returns: list[ReturnStmt],
+        assignments: list[tuple[Expression | Statement, list[NameExpr | None]]],
+        other: set[str],
+    ) -> None:
+        for stmt in body:
+            if isinstance(stmt, ForStmt):
+                other.update(n.name for n in _target_names(stmt.index))
+            elif isinstance(stmt, WithStmt):
+                for target in stmt.target:
+                    if target is not None:
+                        other.update(n.name for n in _target_names(target))
+            if isinstance(stmt, AssignmentStmt):
+                if stmt.unanalyzed_type is None:
+                    for lvalue in stmt.lvalues:
+                        names = _positions(lvalue, declared)
+                        if names is not None:
+                            assignments.append((stmt.rvalue, names))
+            elif isinstance(stmt, OperatorAssignmentStmt):
+                names = _positions(stmt.lvalue, declared)
+                if names is not None and len(names) == 1:
+                    assignments.append((stmt, names))
+            elif isinstance(stmt, ReturnStmt):
+                returns.append(stmt)
+            elif isinstance(stmt, FuncDef):
+                self._function(stmt)
+            elif isinstance(stmt, Decorator):
+                self._function(stmt.func)
+            elif isinstance(stmt, OverloadedFuncDef):
+                for item in stmt.items:
+                    if isinstance(item, Decorator):
+                        self._function(item.func)
+                    elif isinstance(item, FuncDef):
+                        self._function(item)
+                if isinstance(stmt.impl, Decorator):
+                    self._function(stmt.impl.func)
+                elif isinstance(stmt.impl, FuncDef):
+                    self._function(stmt.impl)
+            elif isinstance(stmt, ClassDef):
+                self._scope(stmt.defs.body, set(), None)
+            else:
+                for block in _blocks(stmt):
+                    self._walk(block.body, declared, returns, assignments, other)
+
+    def _function(self, func: FuncItem) -> None:
+        self.functions[id(func)] = func
+        if self._enclosing:
+            self.parents[id(func)] = self._enclosing[-1]
+        params = {arg.variable.name for arg in func.arguments}
+        self._enclosing.append(func)
+        self._scope(func.body.body, params, func)
+        self._enclosing.pop()
+
+
+def _positions(target: Expression, declared: set[str]) -> list[NameExpr | None] | None:
+    """The names an assignment target binds, by position (``None``: not a plain name)."""
+    if isinstance(target, NameExpr):
+        return [target] if target.name not in declared else None
+    if isinstance(target, TupleExpr | ListExpr):
+        return [
+            i if isinstance(i, NameExpr) and i.name not in declared else None for i in target.items
+        ]
+    return None
+
+
+def _literal(expr: Expression) -> int | float | None:
+    """The value of a number literal (``8``, ``-0.5``), else ``None``."""
+    if isinstance(expr, IntExpr | FloatExpr):
+        return expr.value
+    if (
+        isinstance(expr, UnaryExpr)
+        and expr.op == "-"
+        and isinstance(expr.expr, IntExpr | FloatExpr)
+    ):
+        return -expr.expr.value
+    return None
+
+
+def _literals(value: Expression | Statement, count: int) -> list[int | float | None]:
+    """The literal each of ``count`` targets is assigned (``a, b = 8, 16``)."""
+    if count == 1 and isinstance(value, Expression):
+        return [_literal(value)]
+    if isinstance(value, TupleExpr) and len(value.items) == count:
+        return [_literal(item) for item in value.items]
+    return [None] * count
+
+
+def _target_names(target: Expression) -> list[NameExpr]:
+    if isinstance(target, NameExpr):
+        return [target]
+    if isinstance(target, TupleExpr | ListExpr):
+        return [n for item in target.items for n in _target_names(item)]
+    return []
+
+
+# -------------------------------------------------------------------- the types
+
+
+_INSTALLED: Final = ("site-packages", "dist-packages")
+
+
+def is_program_module(tree: MypyFile) -> bool:
+    """Whether a module is the program's own: checked from source, not an installed package's."""
+    if tree.is_stub:
+        return False
+    parts = tree.path.replace("\\", "/").split("/")
+    return not any(part in _INSTALLED for part in parts)
+
+
+def has_unknown_array(typ: Type) -> bool:
+    """Whether ``typ`` is ``Any`` or holds an array of unknown dtype (something to narrow)."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, AnyType):
+        return True
+    if isinstance(proper, Instance):
+        operand = classify(proper)
+        if operand is not None and operand.is_array:
+            return operand.name is None  # ours, or NumPy's
+        return any(has_unknown_array(arg) for arg in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(has_unknown_array(item) for item in proper.items)
+    return False
+
+
+def _known_dtypes(typ: Type) -> bool:
+    """Whether ``typ`` holds an array (or NumPy array or scalar, or dtype) of known dtype."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        operand = classify(proper)
+        if (
+            operand is not None
+            and operand.name is not None
+            and (operand.is_array or not proper.type.fullname.startswith("builtins."))
+        ):
+            return True
+        return any(_known_dtypes(arg) for arg in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(_known_dtypes(item) for item in proper.items)
+    return False
+
+
+def erase_dtypes(typ: Type) -> Type:
+    """Return ``typ`` with every array of ours made one of unknown dtype (``Array[Any]``).
+
+    ``typ`` itself when it holds no array of a known dtype.
+    """
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        array = array_class(proper.type)
+        if array is not None:
+            operand = classify(proper)
+            return typ if operand is None or operand.name is None else any_array(array)
+        if proper.args:
+            args = [erase_dtypes(a) for a in proper.args]
+            if any(a is not b for a, b in zip(args, proper.args, strict=True)):
+                return proper.copy_modified(args=args)
+        return typ
+    if isinstance(proper, TupleType):
+        items = [erase_dtypes(i) for i in proper.items]
+        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
+            return proper.copy_modified(items=items)
+        return typ
+    if isinstance(proper, UnionType):
+        items = [erase_dtypes(i) for i in proper.items]
+        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
+            return make_simplified_union(items)
+        return typ
+    return typ
+
+
+def erase_all(typ: Type) -> Type:
+    """``typ`` with every array of ours of unknown dtype, and ``Any`` where it has ``Any``."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType) and any(
+        isinstance(get_proper_type(i), AnyType) for i in proper.items
+    ):
+        return AnyType(TypeOfAny.special_form)
+    return erase_dtypes(typ)
+
+
+def _dtype_conflict(declared: Type, value: Type) -> bool:
+    """Whether assigning ``value`` to a variable declared ``declared`` fails only by dtype."""
+    if is_subtype(value, declared):
+        return False
+    return is_subtype(erase_dtypes(value), erase_dtypes(declared))
+
+
+def redefinition_allowed(options: Options) -> bool:
+    """Whether mypy lets a variable be redefined with another type (``allow_redefinition_new``).
+
+    mypy 1.x calls the mode ``allow_redefinition_new``; mypy 2 made it
+    ``allow_redefinition`` (the old mode being ``allow_redefinition_old``).
+    """
+    if hasattr(options, "allow_redefinition_old"):
+        return bool(options.allow_redefinition)
+    return bool(getattr(options, "allow_redefinition_new", False))
+
+
+# ------------------------------------------------------------- specialisation
+
+
+class _Memo:
+    """One specialisation: its result, and what it reported (reported again at each use: the
+    first report may have been made where mypy discards diagnostics, as it does when it
+    tries an overload or infers a type argument)."""
+
+    __slots__ = ("defn", "errors", "result", "reveals")
+
+    def __init__(
+        self,
+        defn: FuncItem,
+        result: Type | None,
+        errors: list[ErrorInfo],
+        reveals: IterationDependentErrors | None,
+    ) -> None:
+        self.defn = defn
+        self.result = result
+        self.errors = errors
+        self.reveals = reveals
+
+
+class Inference:
+    """Call-site specialisation and rebinding, for one plugin (one build or daemon).
+
+    State (the design's side effects, each documented where it is kept):
+    the facts of each module's AST, read once per tree; the memo of
+    specialisations while one top-level target is checked; the types each
+    ``reveal_type`` showed in specialised checks, to show their union.
+    """
+
+    def __init__(
+        self,
+        make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
+        canonical: Callable[[str], str],
+    ) -> None:
+        self._make_array = make_array
+        self._canonical = canonical
+        """The dtype a JAX array gets for a requested one (x64 off: ``float64`` → ``float32``)."""
+        """The program's modules (the plugin fills the set as mypy parses them)."""
+        self._facts: dict[str, ModuleFacts] = {}
+        self._memo_owner: tuple[object, object] | None = None
+        self._memo: dict[tuple[int, tuple[Type, ...]], _Memo] = {}
+        self._active: list[FuncItem] = []
+        self._pending_errors: list[ErrorInfo] = []
+        self._pending_reveals: set[tuple[str, int, int, int | None, int | None]] = set()
+        """What the specialised checks found, reported when the outermost one is done."""
+        self._closures: dict[int, tuple[FuncItem, FuncItem, list[tuple[Var, Type | None]]]] = {}
+        """For a nested function: its enclosing function and that one's parameters, as its
+        last specialised check had them (a closure returned and called later sees them)."""
+        self._narrowed: set[int] = set()
+        """The parameters (``Var`` ids) the active specialised checks narrowed."""
+        self._reveals: dict[tuple[str, int, int, int | None, int | None], list[Type]] = {}
+
+    # ------------------------------------------------------------ module facts
+
+    def facts(self, api: CheckerPluginInterface) -> ModuleFacts | None:
+        """The facts of the module ``api`` checks (``None`` outside the checker)."""
+        if not isinstance(api, TypeChecker):
+            return None
+        tree = api.tree
+        if not is_program_module(tree):
+            return None
+        found = self._facts.get(tree.fullname)
+        if found is None or found.tree is not tree:
+            found = ModuleFacts(tree)
+            self._facts[tree.fullname] = found
+            prefix = f"{tree.path}\0"
+            for key in [k for k in self._reveals if k[0].startswith(prefix)]:
+                del self._reveals[key]
+        return found
+
+    def traced_type(self, api: CheckerPluginInterface, typ: Type) -> Type:
+        """``typ`` as a traced function sees it: NumPy arrays and scalars become JAX arrays.
+
+        ``jax.jit``, ``vmap``, … convert NumPy inputs to JAX arrays (of the
+        canonical dtype: ``float64`` is ``float32`` with x64 off); containers
+        are converted item by item; anything else arrives as it is.
+        """
+        proper = get_proper_type(typ)
+        if isinstance(proper, TupleType):
+            items = [self.traced_type(api, item) for item in proper.items]
+            return proper.copy_modified(items=items)
+        if not isinstance(proper, Instance):
+            return typ
+        operand = classify(proper)
+        if (
+            operand is not None
+            and operand.array is None
+            and (operand.is_array or not proper.type.fullname.startswith("builtins."))
+        ):  # a NumPy array or scalar
+            name = None if operand.name is None else self._canonical(operand.name)
+            made = self._make_array(name, api, Context())
+            return typ if made is None else made
+        if proper.args and proper.type.fullname in ("builtins.list", "builtins.dict"):
+            return proper.copy_modified(args=[self.traced_type(api, a) for a in proper.args])
+        return typ
+
+    # -------------------------------------------------------------- rebinding
+
+    def rebinding(self, api: CheckerPluginInterface, context: Context, result: Type) -> Type:
+        """Adjust a value the plugin typed when it binds a rebound variable (see above)."""
+        if not isinstance(api, TypeChecker) or redefinition_allowed(api.options):
+            return result
+        facts = self.facts(api)
+        if facts is None:
+            return result
+        found = facts.bindings.get(id(context))
+        if found is None or found.value is not context:
+            return result
+        one = self._define_one if found.defines else self._rebind_one
+        proper = get_proper_type(result)
+        if len(found.names) == 1:
+            return one(api, found.names[0], result)
+        if isinstance(proper, TupleType) and len(proper.items) == len(found.names):
+            new_items = [
+                one(api, name, item) for name, item in zip(found.names, proper.items, strict=True)
+            ]
+            if all(a is b for a, b in zip(new_items, proper.items, strict=True)):
+                return result
+            return proper.copy_modified(items=new_items)
+        if found.defines and isinstance(proper, Instance) and len(proper.args) == 1:
+            # a, b = <list of arrays>: each name is declared the erased item, narrowed to it
+            element = proper.args[0]
+            erased = erase_dtypes(element)
+            if erased is element:
+                return result
+            for name in found.names:
+                self._define_one(api, name, element)
+            return proper.copy_modified(args=[erased])
+        return result
+
+    @staticmethod
+    def _define_one(api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
+        """The first binding of a rebound variable: declared without dtypes, narrowed to them.
+
+        The variable's declared (inferred) type becomes the value's with its
+        dtypes unknown, and the binder narrows it to the value's own type, as
+        if the variable had been annotated ``jax.Array``: every later
+        assignment is accepted and narrows it precisely.
+        """
+        if name is None or not isinstance(name.node, Var):
+            return value
+        erased = erase_dtypes(value)
+        if erased is value or not is_subtype(value, erased):
+            return value
+        var = name.node
+        if var.type is not None and not is_subtype(erased, var.type):
+            return value  # declared elsewhere (a class attribute, a second pass): leave it
+        var.type = erased  # the design's side effect (see the module docs)
+        api.binder.put(name, value)
+        return erased
+
+    def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
+        """A later binding: the value, or the type the assignment checks it against, widened."""
+        if name is None or not isinstance(name.node, Var) or name.node.type is None:
+            return value
+        var = name.node
+        own = var.type
+        if own is None:
+            return value
+        if id(var) in self._narrowed and not is_subtype(value, own):
+            # A parameter a specialised check narrowed (its own declaration accepts anything):
+            # mypy reports the assignment (a report the specialised check drops) and keeps the
+            # parameter's type; the binder gets the value's, as for the unspecialised function.
+            api.binder.put(name, value)
+            return value
+        # The declared type as this check of the assignment read it (mypy reads the target
+        # before the value, and may evaluate the value more than once): stable per pass.
+        declared = api.lookup_type_or_none(name) or own
+        proper = get_proper_type(declared)
+        if (
+            isinstance(proper, AnyType)
+            and proper.type_of_any == TypeOfAny.unannotated
+            and not var.is_inferred
+        ):
+            # An unannotated parameter, rebound: mypy narrows an unannotated variable on
+            # assignment but keeps a parameter's implicit Any; the design's side effect makes
+            # the parameter narrow as the variables do.
+            var.is_inferred = True
+            return value
+        if not _dtype_conflict(declared, value):
+            return value
+        widened = erase_dtypes(declared)
+        var.type = erase_dtypes(own)  # the design's side effect (see the module docs)
+        return widened
+
+    # --------------------------------------------------------- specialisation
+
+    def callee_function(
+        self, api: CheckerPluginInterface, callee: Type | None
+    ) -> tuple[FuncItem, CallableType] | None:
+        """The function of this module a callee type calls, with the callee type."""
+        proper = get_proper_type(callee)
+        if not isinstance(proper, CallableType) or proper.variables or proper.is_type_obj():
+            return None
+        if proper.name is not None and proper.name.startswith(_NOT_A_CALL_OF_ITS_DEFINITION):
+            return None  # jax.grad(f): its definition is f's, its result is not
+        defn = proper.definition
+        if isinstance(defn, Decorator):
+            defn = defn.func  # @jax.jit def f(…): the decorated function
+        if not isinstance(defn, FuncDef):
+            return None
+        facts = self.facts(api)
+        if facts is None or facts.functions.get(id(defn)) is not defn:
+            return None
+        if defn.is_generator or defn.is_coroutine or defn.is_async_generator:
+            return None
+        return defn, proper
+
+    def specialise_function(
+        self,
+        api: CheckerPluginInterface,
+        function: Expression | None,
+        callee: Type,
+        args: list[Type],
+    ) -> Type | None:
+        """What a function of the module (or a lambda) returns for positional ``args``.
+
+        ``function`` is the expression naming it (a lambda is its own); ``None``
+        when it is not one of the module's functions or the result is unknown.
+        """
+        if not isinstance(api, TypeChecker):
+            return None
+        if isinstance(function, LambdaExpr):
+            defn: FuncItem = function
+            proper = get_proper_type(callee)
+            callee_type = proper if isinstance(proper, CallableType) else None
+            base = api.function_type(defn)
+            if not isinstance(base, CallableType):
+                return None
+            if callee_type is None:
+                callee_type = base
+        else:
+            found = self.callee_function(api, callee)
+            if found is None:
+                return None
+            defn, callee_type = found
+        if len(callee_type.arg_types) != len(args) or any(
+            k != ARG_POS for k in callee_type.arg_kinds
+        ):
+            return None
+        missing = AnyType(TypeOfAny.special_form)
+        result = self.specialise_call(
+            api, callee_type, defn, [[a] for a in args], None, defn, missing
+        )
+        return None if get_proper_type(result) is missing else result
+
+    def specialise_call(
+        self,
+        api: CheckerPluginInterface,
+        callee: CallableType,
+        defn: FuncItem,
+        arg_types: list[list[Type]],
+        arg_kinds: list[list[ArgKind]] | None,
+        context: Context,
+        default: Type,
+        arg_exprs: list[list[Expression]] | None = None,
+    ) -> Type:
+        """Type a call of ``defn`` (through ``callee``) with its arguments' types.
+
+        ``arg_types``, ``arg_kinds`` and ``arg_exprs`` are by formal parameter of
+        ``callee``, as mypy gives them to a hook; ``f(*t)`` with a tuple ``t``
+        passes its items.
+        """
+        if not isinstance(api, TypeChecker) or api.errors.file in api.errors.ignored_files:
+            return default
+        base = api.function_type(defn)
+        if not isinstance(base, CallableType) or base.variables:
+            return default
+        offset = len(base.arg_types) - len(callee.arg_types)
+        if offset not in (0, 1) or len(arg_types) != len(callee.arg_types):
+            return default
+        new_args = list(base.arg_types)
+        narrowed = False
+        expanded = _expand(arg_types, arg_kinds, arg_exprs, callee)
+        self._constants(api, expanded, arg_exprs)
+        for i, actuals in enumerate(expanded):
+            formal = i + offset
+            kind = base.arg_kinds[formal]
+            declared = base.arg_types[formal]
+            if actuals is None or not has_unknown_array(declared):
+                continue
+            if kind == ARG_STAR:
+                items = [_argument_type(a) for a in actuals]
+                if not items or not all(is_subtype(a, declared) for a in items):
+                    continue
+                if any(isinstance(get_proper_type(a), AnyType) for a in items):
+                    continue
+                fallback = api.named_generic_type(
+                    "builtins.tuple", [api.named_type("builtins.object")]
+                )
+                new_args[formal] = UnpackType(TupleType(items, fallback))
+                narrowed = narrowed or any(_known_dtypes(a) for a in items)
+                continue
+            if not actuals and kind in (ARG_OPT, ARG_NAMED_OPT):
+                default_type = _default_type(api, defn.arguments[formal].initializer)
+                if default_type is not None and isinstance(get_proper_type(declared), AnyType):
+                    new_args[formal] = default_type  # the default a call leaves: its own type
+                continue
+            if len(actuals) != 1 or kind not in _NARROWABLE:
+                continue
+            actual = _argument_type(actuals[0])
+            if is_subtype(actual, declared) and not isinstance(get_proper_type(actual), AnyType):
+                new_args[formal] = actual
+                narrowed = narrowed or _known_dtypes(actual)
+        declared_ret = base.ret_type
+        unannotated = defn.type is None or (
+            isinstance(defn, FuncDef) and defn.unanalyzed_type is None
+        )
+        if not narrowed and not (unannotated or has_unknown_array(declared_ret)):
+            return default
+        if not unannotated and not has_unknown_array(declared_ret) and not narrowed:
+            return default
+        # Reveal what the body shows when some parameter is known better than declared.
+        shows = any(new is not old for new, old in zip(new_args, base.arg_types, strict=True))
+        result = self._specialise(api, defn, base, new_args, unannotated, shows)
+        if result is None:
+            return default
+        if unannotated:
+            return result
+        return result if is_subtype(result, declared_ret) else default
+
+    def _constants(
+        self,
+        api: TypeChecker,
+        expanded: list[list[Type] | None],
+        arg_exprs: list[list[Expression]] | None,
+    ) -> None:
+        """Give an argument that names a variable assigned once a number its literal type."""
+        facts = self.facts(api)
+        if facts is None or arg_exprs is None:
+            return
+        for i, exprs in enumerate(arg_exprs):
+            types = expanded[i] if i < len(expanded) else None
+            if types is None or len(exprs) != 1 or len(types) != 1:
+                continue
+            expr = exprs[0]
+            if not isinstance(expr, NameExpr) or not isinstance(expr.node, Var):
+                continue
+            found = facts.constants.get(id(expr.node))
+            if found is None or found[0] is not expr.node:
+                continue
+            value = found[1]
+            name = "builtins.int" if isinstance(value, int) else "builtins.float"
+            if not isinstance(value, int):
+                continue  # mypy has no float literal types
+            instance = api.named_generic_type(name, [])
+            literal = LiteralType(value, instance)
+            types[0] = instance.copy_modified(last_known_value=literal)
+
+    def _specialise(
+        self,
+        api: TypeChecker,
+        defn: FuncItem,
+        base: CallableType,
+        arg_types: list[Type],
+        unannotated: bool,
+        narrowed: bool,
+    ) -> Type | None:
+        if defn in self._active or len(self._active) >= MAX_DEPTH:
+            return None
+        memo = self._current_memo(api)
+        try:
+            key = (id(defn), tuple(arg_types))
+            found = memo.get(key)
+        except TypeError:  # an unhashable type: no memo, no specialisation
+            return None
+        if found is not None and found.defn is defn:
+            self._pending_errors.extend(found.errors)
+            if found.reveals is not None:
+                self._reveal(api, found.reveals)
+            self._flush(api)
+            return found.result
+        ret_type = api.named_type("builtins.object") if unannotated else base.ret_type
+        override = base.copy_modified(arg_types=arg_types, ret_type=ret_type)
+        params = {
+            id(arg.variable)
+            for arg, new, old in zip(defn.arguments, arg_types, base.arg_types, strict=False)
+            if new is not old
+        }
+        added = params - self._narrowed
+        self._narrowed |= added
+        try:
+            result, errors, reveals = self._check(api, defn, override, reveals=narrowed)
+        finally:
+            self._narrowed -= added
+        memo[key] = _Memo(defn, result, errors, reveals)
+        self._pending_errors.extend(errors)
+        self._flush(api)
+        return result
+
+    def _current_memo(self, api: TypeChecker) -> dict[tuple[int, tuple[Type, ...]], _Memo]:
+        """The memo of the top-level target being checked (a new one for each new check)."""
+        if self._active:
+            return self._memo
+        owner = (api, api.binder)
+        if self._memo_owner is None or any(
+            a is not b for a, b in zip(owner, self._memo_owner, strict=True)
+        ):
+            self._memo_owner = owner
+            self._memo = {}
+        return self._memo
+
+    def _check(
+        self, api: TypeChecker, defn: FuncItem, override: CallableType, reveals: bool
+    ) -> tuple[Type | None, list[ErrorInfo], IterationDependentErrors | None]:
+        """Check ``defn``'s body under ``override``; return what it returns and our errors."""
+        saved = [(arg.variable, arg.variable.type) for arg in defn.arguments]
+        closure = self._closures.get(id(defn))
+        if closure is not None and closure[0] is defn and closure[1] not in self._active:
+            # A nested function called after its enclosing function returned it: the
+            # enclosing function's parameters as its last specialised check had them.
+            saved += [(var, var.type) for var, _ in closure[2]]
+            for var, typ in closure[2]:
+                var.type = typ
+        else:
+            closure = None
+        expanded = len(defn.expanded)
+        # mypy caches the types of the expressions of a statement, keyed by expression: the
+        # body's expressions must be typed again under the specialised parameters.
+        options = api.options
+        cache_disabled = getattr(options, "disable_expression_cache", True)
+        if not cache_disabled:
+            options.disable_expression_cache = True
+        revealed = IterationDependentErrors()
+        self._active.append(defn)
+        try:
+            with ExitStack() as stack:
+                info = defn.info if isinstance(defn, FuncDef) else FUNC_NO_INFO
+                if info is not FUNC_NO_INFO:  # a method: checked in its class's scope
+                    stack.enter_context(api.tscope.class_scope(info))
+                    stack.enter_context(api.scope.push_class(info))
+                watcher = stack.enter_context(
+                    IterationErrorWatcher(
+                        api.msg.errors,
+                        revealed,
+                        filter_errors=_keep_ours,
+                        save_filtered_errors=True,
+                    )
+                )
+                stack.enter_context(api.tscope.function_scope(defn))
+                api.check_func_item(defn, type_override=override, name=defn.name)
+                if reveals:
+                    self._remember_closures(api, defn)
+                errors = [
+                    e
+                    for e in watcher.filtered_errors()
+                    if e.code is not None and e.code.code in _OUR_CODES
+                ]
+        finally:
+            self._active.pop()
+            for var, typ in saved:
+                var.type = typ
+            del defn.expanded[expanded:]
+            if not cache_disabled:
+                options.disable_expression_cache = False
+        if not reveals:  # a check that only infers the return type shows nothing new
+            return self._returned(api, defn), errors, None
+        self._reveal(api, revealed)
+        return self._returned(api, defn), errors, revealed
+
+    def _remember_closures(self, api: TypeChecker, defn: FuncItem) -> None:
+        """Record the parameters of ``defn``'s specialised check for its nested functions."""
+        facts = self.facts(api)
+        if facts is None:
+            return
+        environment = [(arg.variable, arg.variable.type) for arg in defn.arguments]
+        for child_id, parent in facts.parents.items():
+            child = facts.functions.get(child_id)
+            if parent is defn and child is not None:
+                self._closures[child_id] = (child, defn, environment)
+
+    def _returned(self, api: TypeChecker, defn: FuncItem) -> Type | None:
+        """The union of what the body's ``return`` statements returned in the last check."""
+        if isinstance(defn, LambdaExpr):
+            last = defn.body.body[-1] if defn.body.body else None
+            if isinstance(last, ReturnStmt) and last.expr is not None:
+                return api.lookup_type_or_none(last.expr)
+            return None
+        facts = self.facts(api)
+        returns = None if facts is None else facts.returns.get(id(defn))
+        if returns is None:
+            return None
+        found: list[Type] = []
+        for stmt in returns:
+            if stmt.expr is None:
+                found.append(NoneType())
+                continue
+            typ = api.lookup_type_or_none(stmt.expr)
+            if typ is None:
+                return None
+            found.append(typ)
+        if not _ends(defn.body):
+            found.append(NoneType())
+        if not found:
+            return NoneType()
+        return make_simplified_union(found)
+
+    def _reveal(self, api: TypeChecker, revealed: IterationDependentErrors) -> None:
+        """Add what each ``reveal_type`` of a specialised body showed to what it shows."""
+        for (line, column, end_line, end_column), types in revealed.revealed_types.items():
+            key = (f"{api.tree.path}\0", line, column, end_line, end_column)
+            seen = self._reveals.setdefault(key, [])
+            for typ in types:
+                if not any(typ == other for other in seen):
+                    seen.append(typ)
+            self._pending_reveals.add(key)
+
+    def _flush(self, api: TypeChecker) -> None:
+        """Report what the specialised checks found, once the outermost one is done.
+
+        A specialisation is a fact about the program (its argument types are
+        those of a call mypy checks), so its reports go straight to mypy's
+        error list: mypy may have asked for it while checking a call
+        speculatively (an overload, a type argument), where it discards what
+        is reported, and the memo spares it the second check.
+        """
+        if self._active or not (self._pending_errors or self._pending_reveals):
+            return
+        errors = api.msg.errors
+        watchers = errors._watchers
+        errors._watchers = []  # reported unconditionally (see above); restored below
+        try:
+            api.msg.add_errors(self._pending_errors)
+            for key in sorted(self._pending_reveals, key=lambda k: k[1:3]):
+                _, line, column, end_line, end_column = key
+                seen = self._reveals.get(key, [])
+                known = [typ for typ in seen if not has_unknown_array(typ)]
+                union = (
+                    make_simplified_union(known)
+                    if known
+                    else erase_all(make_simplified_union(list(seen)))
+                )
+                shown = union.accept(TypeStrVisitor(options=api.options))
+                info = errors.report(
+                    line,
+                    column,
+                    f'Revealed type is "{shown}"',
+                    severity="note",
+                    end_line=end_line,
+                    end_column=end_column,
+                )
+                # After mypy's own note for the same reveal_type (whichever is checked first).
+                info.priority = _AFTER_MYPY
+        finally:
+            errors._watchers = watchers
+            self._pending_errors = []
+            self._pending_reveals = set()
+
+
+def _default_type(api: TypeChecker, default: Expression | None) -> Type | None:
+    """The type of a literal default value (``eps=1e-5`` is a ``float``), else ``None``."""
+    value = None if default is None else _literal(default)
+    if isinstance(value, bool) or value is None:
+        if isinstance(default, NameExpr) and default.fullname in (
+            "builtins.True",
+            "builtins.False",
+        ):
+            return api.named_type("builtins.bool")
+        return None
+    return api.named_type("builtins.int" if isinstance(value, int) else "builtins.float")
+
+
+def _argument_type(typ: Type) -> Type:
+    """A parameter's type for an argument: literal Python numbers stay literal (``8 ** 0.5`` is a
+    ``float`` only for a base mypy knows is positive), other literal values are forgotten."""
+    proper = get_proper_type(typ)
+    if (
+        isinstance(proper, Instance)
+        and proper.last_known_value is not None
+        and proper.type.fullname in ("builtins.int", "builtins.float")
+    ):
+        return typ
+    return remove_instance_last_known_values(typ)
+
+
+def _expand(
+    arg_types: list[list[Type]],
+    arg_kinds: list[list[ArgKind]] | None,
+    arg_exprs: list[list[Expression]] | None,
+    callee: CallableType,
+) -> list[list[Type] | None]:
+    """The types each formal receives: ``*t`` gives its tuple's items (``None``: unknown)."""
+    taken: dict[int, int] = {}
+    found: list[list[Type] | None] = []
+    for i, actuals in enumerate(arg_types):
+        kinds = arg_kinds[i] if arg_kinds is not None else [ARG_POS] * len(actuals)
+        exprs: list[Expression | None] = (
+            list(arg_exprs[i]) if arg_exprs is not None else [None] * len(actuals)
+        )
+        star_formal = callee.arg_kinds[i] == ARG_STAR
+        types: list[Type] | None = []
+        for typ, kind, expr in zip(actuals, kinds, exprs, strict=False):
+            assert types is not None
+            if kind == ARG_STAR2:
+                types = None
+                break
+            if kind != ARG_STAR:
+                types.append(typ)
+                continue
+            proper = get_proper_type(typ)
+            if not isinstance(proper, TupleType) or expr is None:
+                types = None
+                break
+            start = taken.get(id(expr), 0)
+            items = proper.items[start:] if star_formal else proper.items[start : start + 1]
+            if not items or any(isinstance(get_proper_type(t), UnpackType) for t in items):
+                types = None
+                break
+            taken[id(expr)] = start + len(items)
+            types.extend(items)
+        found.append(types)
+    return found
+
+
+def _keep_ours(file: str, info: ErrorInfo) -> bool:
+    """Filter every diagnostic of a specialised check; ours are re-added after the check."""
+    return True

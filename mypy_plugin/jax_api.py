@@ -1,0 +1,874 @@
+"""Results of the JAX API: every function and method of ``typing_pkg.api.table()`` typed.
+
+A call of a function the table lists (``jnp.zeros``, ``jnp.mean``,
+``jax.random.normal``, ``jax.nn.softmax``, ``lax.convert_element_type``), of
+one of ``jax.Array``'s methods (``x.sum()``, ``x.astype(…)``), of an indexed
+update (``x.at[i].set(y)``), of a ufunc (``jnp.add(x, y)``: ``add`` is a
+``BinaryUfunc`` instance in JAX's stubs) or of one of JAX's scalar types
+(``jnp.float32(2.0)``) gets the dtype the table's rule computes from its
+arguments under the configured rule set:
+
+* each array argument, by JAX's parameter name (the table's ``param_specs``):
+  ``Array[float32]`` is ``float32``, a Python ``float`` is weakly typed
+  (``py_float``), a NumPy array or scalar its dtype, a list or tuple of them a
+  sequence;
+* the options the rule reads (``options``): a dtype in every form real code
+  writes it — ``jnp.float32``, ``jnp.bfloat16``, ``np.float32``,
+  ``"float32"``, ``jnp.dtype("int8")``, ``x.dtype``, a typing_pkg marker, and
+  ``float``/``int``/``bool`` (JAX's default dtype of that kind, strongly
+  typed) — and ``promote_integers=`` as a literal.
+
+The declared return type (``Array`` in JAX's stubs, hence ``Array[Any]``)
+gets the dtype in place of ``Any``: ``list[Array]`` becomes
+``list[Array[float32]]``, and a rule giving one dtype per output fills a
+tuple item by item.  An argument whose dtype cannot be known (``Any``, an
+array of unknown dtype, a dtype held in a variable of unknown type, a key
+array) leaves the result an array of unknown dtype, never a wrong one.  A
+call the rules refuse (``jnp.bincount`` of floats, ``lax.add`` of two
+dtypes) is an error (``dtype-promotion``) with the rule's reason.
+
+The hooks hold no table of their own: the kinds of ``typing_pkg.api`` decide.
+The table is JAX's: the hooks are active only under a JAX rule set (``jax``,
+``jax-x64``, ``jax-strict``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
+
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    ArgKind,
+    CallExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    StrExpr,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    NoneType,
+    ProperType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    UnionType,
+    get_proper_type,
+)
+
+from mypy_plugin import names
+from mypy_plugin.errors import error_undefined_call, error_unexpected
+from mypy_plugin.types import Lookup, array_class, base_of, classify, dtype_token, items
+
+if TYPE_CHECKING:
+    from typing_pkg.api.kinds import Call, Env, Kind, Operand, Result
+    from typing_pkg.rules import RuleSet
+
+__all__ = ["JaxApi", "array_method_callback", "at_callback", "function_callback"]
+
+
+class _Unknown:
+    """An argument or option whose dtype cannot be known statically."""
+
+    __slots__ = ()
+
+
+class _Absent:
+    """An argument not given (or ``None``): the rule's default applies."""
+
+    __slots__ = ()
+
+
+UNKNOWN: Final = _Unknown()
+ABSENT: Final = _Absent()
+_JAX_RULES: Final = frozenset({"jax", "jax-x64", "jax-strict"})
+_PY_TYPES: Final = {
+    "builtins.bool": "bool_",
+    "builtins.int": "weak_int",
+    "builtins.float": "weak_float",
+    "builtins.complex": "weak_complex",
+}
+"""A Python type as a dtype: the weak marker of its kind, which the table's rules read as
+JAX's default dtype of that kind, strongly typed (``bool`` is ``bool_`` itself)."""
+
+
+class JaxApi:
+    """The function table bound to the configured rule set, and the build's names for it.
+
+    Everything is loaded on first use (a build without JAX never imports the
+    table).  The table's full names (``jax.lax.add``) are not the names mypy
+    gives the hooks, which are those of the definitions (``jax._src.lax.lax.add``):
+    the correspondence is read from the build once its modules are loaded.
+    """
+
+    def __init__(self, rules: RuleSet, lookup: Lookup) -> None:
+        self.rules = rules
+        self.lookup = lookup
+        self.enabled = rules.name in _JAX_RULES
+        """Whether the configured rule set is one of JAX's (the table is JAX's)."""
+        self._table: Mapping[str, Kind] | None = None
+        self._env: Env | None = None
+        self._by_definition: dict[str, str] = {}
+        self._by_short: dict[str, list[str]] | None = None
+        self._scalar_types: dict[str, str] | None = None
+        self._methods: frozenset[str] | None = None
+
+    @property
+    def table(self) -> Mapping[str, Kind]:
+        """``typing_pkg.api.table()``."""
+        if self._table is None:
+            from typing_pkg.api import table
+
+            self._table = table()
+        return self._table
+
+    @property
+    def env(self) -> Env:
+        """The rule set, as the table's kinds ask it."""
+        if self._env is None:
+            from typing_pkg.api.kinds import Env
+
+            self._env = Env(self.rules)
+        return self._env
+
+    @property
+    def scalar_types(self) -> Mapping[str, str]:
+        """``jax.numpy``'s dtype names and their markers (``float32``, ``bfloat16``, ``int_``)."""
+        if self._scalar_types is None:
+            from mypy_plugin.jax_array import scalar_type_markers
+            from typing_pkg.api.kinds import NotAnArray
+
+            prefix = names.JAX_NUMPY + "."
+            listed = {
+                name[len(prefix) :]: isinstance(kind, NotAnArray)
+                for name, kind in self.table.items()
+                if name.startswith(prefix) and "." not in name[len(prefix) :]
+            }
+            self._scalar_types = scalar_type_markers(listed)
+        return self._scalar_types
+
+    def array_method(self, method: str) -> str | None:
+        """Return the table's name of ``jax.Array.<method>``, if it lists one."""
+        if self._methods is None:
+            prefix = names.TABLE_ARRAY_PREFIX
+            self._methods = frozenset(n[len(prefix) :] for n in self.table if n.startswith(prefix))
+        return names.TABLE_ARRAY_PREFIX + method if method in self._methods else None
+
+    def function(self, fullname: str) -> str | None:
+        """Return the table's name of the function defined as ``fullname``, if it lists one.
+
+        The table's names with the same last component (``add`` for
+        ``jax._src.lax.lax.add``) are looked up in the build, and the one whose
+        definition is ``fullname`` wins.  Only answers are remembered: a name
+        looked up before its module is analysed is looked up again later.
+        """
+        found = self._by_definition.get(fullname)
+        if found is not None:
+            return found
+        if self._by_short is None:
+            by_short: dict[str, list[str]] = {}
+            for name in self.table:
+                if not name.startswith(names.TABLE_ARRAY_PREFIX):
+                    by_short.setdefault(name.rpartition(".")[2], []).append(name)
+            self._by_short = by_short
+        for candidate in self._by_short.get(fullname.rpartition(".")[2], ()):
+            node = self.lookup(candidate)
+            target = None if node is None else node.node
+            if (
+                isinstance(target, FuncDef | Decorator | OverloadedFuncDef | Var)
+                and target.fullname == fullname
+            ):
+                self._by_definition[fullname] = candidate
+                return candidate
+        return None
+
+
+# ---------------------------------------------------------------- reading arguments
+
+
+Found = str | tuple[str, ...] | _Unknown | _Absent
+"""An argument as the table's rules see it: a dtype (or Python scalar kind), a sequence of
+them, unknown, or absent."""
+
+
+def _expression_type(api: CheckerPluginInterface, expr: Expression) -> Type | None:
+    if isinstance(api, TypeChecker):
+        return api.lookup_type_or_none(expr)
+    return None  # pragma: no cover - hooks always get the checker
+
+
+def _single(proper: ProperType) -> str | _Unknown | _Absent:
+    """One operand from a type that is not a sequence."""
+    if isinstance(proper, NoneType):
+        return ABSENT
+    if isinstance(proper, UnionType):
+        found = {_single(item) for item in items(proper) if not isinstance(item, NoneType)}
+        if len(found) == 1:
+            only = found.pop()
+            return only
+        return UNKNOWN
+    operand = classify(proper)
+    if operand is None or operand.name is None:
+        return UNKNOWN
+    return operand.name
+
+
+def _flatten(api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> list[str] | None:
+    """The element operands of a (nested) list or tuple argument, ``None`` if unknown."""
+    proper = get_proper_type(typ)
+    if isinstance(expr, ListExpr | TupleExpr):
+        found: list[str] = []
+        for item in expr.items:
+            item_type = _expression_type(api, item)
+            if item_type is None:
+                return None
+            inner = _flatten(api, item, item_type)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    if isinstance(proper, TupleType):
+        found = []
+        for item_type in proper.items:
+            inner = _flatten(api, None, item_type)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    if isinstance(proper, Instance) and proper.type.fullname in _SEQUENCES and proper.args:
+        inner = _flatten(api, None, proper.args[0])
+        return None if inner is None or len(inner) != 1 else inner
+    single = _single(proper)
+    return [single] if isinstance(single, str) else None
+
+
+_SEQUENCES: Final = frozenset(
+    {"builtins.list", "builtins.tuple", "typing.Sequence", "collections.abc.Sequence"}
+)
+
+
+def _is_sequence(api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> bool:
+    if isinstance(expr, ListExpr | TupleExpr):
+        return True
+    proper = get_proper_type(typ)
+    return isinstance(proper, TupleType) or (
+        isinstance(proper, Instance) and proper.type.fullname in _SEQUENCES
+    )
+
+
+def read_dtype(api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> Found:
+    """Read a dtype argument: a marker name (a weak one for a Python type), absent or unknown."""
+    from typing_pkg.dtypelike import to_marker
+    from typing_pkg.dtypes import BY_NAME
+
+    proper = get_proper_type(typ)
+    if isinstance(proper, NoneType):
+        return ABSENT
+    token = dtype_token(proper)
+    if token is None and isinstance(proper, AnyType) and expr is not None:
+        token = _dtype_from_expression(expr)
+    if isinstance(token, str):
+        try:
+            token = to_marker(token)
+        except (TypeError, ValueError):
+            return UNKNOWN  # a bad name: JAX raises, which is not a dtype error of ours
+    if isinstance(token, type):
+        if token in (bool, int, float, complex):
+            return _PY_TYPES[f"builtins.{token.__name__}"]
+        name = getattr(token, "name", None)
+        marker = BY_NAME.get(name) if isinstance(name, str) else None
+        if marker is not None and not marker.abstract:
+            return marker.name
+    return UNKNOWN
+
+
+def _dtype_from_expression(expr: Expression) -> object | None:
+    """A dtype typed ``Any``, read from its expression: ``jnp.bfloat16``, ``jnp.dtype("i1")``."""
+    if isinstance(expr, RefExpr) and expr.fullname.startswith(names.JAX_NUMPY + "."):
+        name = expr.fullname[len(names.JAX_NUMPY) + 1 :]
+        try:
+            from typing_pkg.dtypelike import to_marker
+
+            return to_marker(name)
+        except (TypeError, ValueError):
+            return None
+    if (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname in ("numpy.dtype", "jax.numpy.dtype")
+        and len(expr.args) == 1
+        and isinstance(expr.args[0], StrExpr)
+    ):
+        return expr.args[0].value
+    return None
+
+
+def _literal_bool(typ: Type) -> bool | None:
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, bool) else None
+    return None
+
+
+class Actuals:
+    """A call's arguments by formal parameter (``FunctionContext`` and ``MethodContext`` alike)."""
+
+    __slots__ = ("api", "exprs", "kinds", "names", "types")
+
+    def __init__(
+        self,
+        api: CheckerPluginInterface,
+        names_: Sequence[str | None],
+        types: Sequence[Sequence[Type]],
+        kinds: Sequence[Sequence[ArgKind]],
+        exprs: Sequence[Sequence[Expression]],
+    ) -> None:
+        self.api = api
+        self.names = names_
+        self.types = types
+        self.kinds = kinds
+        self.exprs = exprs
+
+    def index(self, name: str, position: int | None = None) -> int | None:
+        """The formal of JAX's parameter ``name``: by name, else by ``position``.
+
+        mypy drops the names of positional-only parameters (``tanh(x, /)``): the
+        table's parameters are in JAX's positional order, so the formal at the
+        same position stands for them when it has no name.
+        """
+        try:
+            return list(self.names).index(name)
+        except ValueError:
+            pass
+        if position is not None and position < len(self.names) and self.names[position] is None:
+            return position
+        return None
+
+
+def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call | None:
+    """Return the table's ``Call`` for these arguments, ``None`` when an option is unknown.
+
+    The array parameters whose dtype is unknown are left out of ``args`` and
+    listed in the ``UNKNOWN_ARGUMENTS`` option (``_evaluate_one`` decides).
+    """
+    from typing_pkg.api.kinds import Call
+
+    args: dict[str, Operand] = {}
+    guessed: list[tuple[str, bool, str | None]] = []
+    position = 0
+    for param in kind.parameters:
+        if not param.name:
+            continue  # a constant the rule adds itself
+        if param.name == "self":
+            if receiver is None:
+                return None
+            found: Found = _single(get_proper_type(receiver))
+        else:
+            found = _argument(actuals, param.name, position, param.sequence, kind)
+            position += 1
+        if isinstance(found, _Absent):
+            if not param.optional and param.default is None and not param.ignored:
+                return None  # a required argument missing: mypy reports the call
+            continue
+        if isinstance(found, _Unknown):
+            if param.ignored:
+                continue  # its dtype does not matter (and a check on it is skipped)
+            guessed.append((param.name, param.sequence, None))
+            continue
+        category = _category(found)
+        if category is not None:  # Array[floating]: one of the category's dtypes
+            if not param.ignored:
+                guessed.append((param.name, param.sequence, category))
+            continue
+        args[param.name] = found
+    options: dict[str, object] = {}
+    for option in kind.options:
+        index = actuals.index(option, position if option == kind.options[0] else None)
+        if index is None or not actuals.types[index]:
+            continue
+        typ = actuals.types[index][0]
+        expr = actuals.exprs[index][0]
+        if option in names.DTYPE_OPTIONS:
+            requested = read_dtype(actuals.api, expr, typ)
+            if isinstance(requested, _Unknown):
+                return None
+            if isinstance(requested, str):
+                options[option] = requested
+        else:
+            value = _literal_bool(typ)
+            if value is None:
+                if isinstance(get_proper_type(typ), NoneType):
+                    continue
+                return None
+            options[option] = value
+    if guessed:
+        options[UNKNOWN_ARGUMENTS] = tuple(guessed)
+    return Call(full, args, options)
+
+
+UNKNOWN_ARGUMENTS: Final = "~unknown"
+"""The option listing the array parameters whose dtype is unknown: (name, sequence, category
+or ``None``)."""
+
+
+def _category(found: Found) -> str | None:
+    """The category an operand names (``floating``), or ``None`` for dtypes and scalars."""
+    from typing_pkg.dtypes import BY_NAME
+
+    names_ = found if isinstance(found, tuple) else (found,)
+    for name in names_:
+        marker = BY_NAME.get(name) if isinstance(name, str) else None
+        if marker is not None and marker.abstract:
+            return marker.name
+    return None
+
+
+def _argument(actuals: Actuals, name: str, position: int, sequence: bool, kind: Kind) -> Found:
+    """The operand(s) given for the JAX parameter ``name``.
+
+    A sequence parameter is a list or tuple argument (``concatenate``'s
+    ``arrays``) or JAX's ``*args``: several arguments, one array each.
+    """
+    index = actuals.index(name, position)
+    if index is None or not actuals.types[index]:
+        return ABSENT
+    types, kinds, exprs = actuals.types[index], actuals.kinds[index], actuals.exprs[index]
+    api = actuals.api
+    if ARG_STAR in kinds:
+        if len(kinds) != 1 or not sequence:
+            return UNKNOWN
+        flat = _flatten(api, None, types[0])  # f(*xs): the tuple's items
+        return UNKNOWN if flat is None else tuple(flat)
+    if any(k != ARG_POS for k in kinds) and len(kinds) > 1:
+        return UNKNOWN
+    if sequence:
+        if len(types) == 1 and _is_sequence(api, exprs[0], types[0]):
+            flat = _flatten(api, exprs[0], types[0])
+            return UNKNOWN if flat is None else tuple(flat)
+        elements: list[str] = []
+        for typ in types:  # *args: one array per argument
+            single = _single(get_proper_type(typ))
+            if not isinstance(single, str):
+                return UNKNOWN
+            elements.append(single)
+        return tuple(elements)
+    if len(types) != 1:
+        return UNKNOWN
+    if _is_sequence(api, exprs[0], types[0]):
+        if not _takes_values(kind):
+            return UNKNOWN  # JAX refuses a list here; mypy or JAX says so, not the rules
+        flat = _flatten(api, exprs[0], types[0])
+        return UNKNOWN if flat is None else tuple(flat)
+    return _single(get_proper_type(types[0]))
+
+
+def _takes_values(kind: Kind) -> bool:
+    """Whether the kind makes arrays from values (``jnp.array([1, 2])``), lists included."""
+    from typing_pkg.api.kinds import Fill
+
+    return isinstance(kind, Fill)
+
+
+# ------------------------------------------------------------------ building results
+
+
+def with_dtype(
+    env_array: Callable[[TypeInfo, str | None], Instance], declared: Type, dtype: str | None
+) -> Type:
+    """Replace every array in ``declared`` with an array of ``dtype`` (``None``: unknown)."""
+    proper = get_proper_type(declared)
+    if isinstance(proper, Instance):
+        array = array_class(proper.type)
+        if array is not None:
+            return env_array(array, dtype)
+        if proper.args:
+            new_args = [with_dtype(env_array, arg, dtype) for arg in proper.args]
+            if any(a is not b for a, b in zip(new_args, proper.args, strict=True)):
+                return proper.copy_modified(args=new_args)
+        return declared
+    if isinstance(proper, TupleType):
+        new_items = [with_dtype(env_array, item, dtype) for item in proper.items]
+        return proper.copy_modified(items=new_items)
+    if isinstance(proper, UnionType):
+        return UnionType.make_union(
+            [with_dtype(env_array, item, dtype) for item in proper.items], proper.line
+        )
+    return declared
+
+
+def _has_array(typ: Type) -> bool:
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance):
+        return array_class(proper.type) is not None or any(_has_array(a) for a in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(_has_array(item) for item in proper.items)
+    return False
+
+
+class Outcome:
+    """What to make of a rule's result: a type, and an error to report (or none)."""
+
+    __slots__ = ("error", "type")
+
+    def __init__(self, typ: Type | None, error: str | None = None) -> None:
+        self.type = typ
+        self.error = error
+
+
+def result_type(
+    env_array: Callable[[TypeInfo, str | None], Instance], declared: Type, result: Result
+) -> Outcome:
+    """The declared return type with the rule's result in place of its unknown dtypes."""
+    from typing_pkg.api.kinds import NotArray, Unknown
+    from typing_pkg.rules import Undefined
+
+    if isinstance(result, Undefined):
+        return Outcome(None, str(result))
+    if isinstance(result, NotArray):
+        return Outcome(None)
+    if not _has_array(declared):
+        return Outcome(None)
+    if isinstance(result, Unknown):
+        return Outcome(with_dtype(env_array, declared, None))
+    if isinstance(result, str):
+        return Outcome(with_dtype(env_array, declared, result))
+    outcomes = [r if isinstance(r, str) else None for r in result]
+    proper = get_proper_type(declared)
+    if isinstance(proper, TupleType) and len(proper.items) == len(outcomes):
+        new_items = [
+            with_dtype(env_array, item, dtype)
+            for item, dtype in zip(proper.items, outcomes, strict=True)
+        ]
+        return Outcome(proper.copy_modified(items=new_items))
+    distinct = set(outcomes)
+    only = distinct.pop() if len(distinct) == 1 else None
+    return Outcome(with_dtype(env_array, declared, only))
+
+
+# ------------------------------------------------------------------------ callbacks
+
+
+class Hooks:
+    """What the callbacks need: the table, the rules' names, arrays of ours, error reports."""
+
+    def __init__(
+        self,
+        api: JaxApi,
+        make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
+    ) -> None:
+        self.api = api
+        self.make_array = make_array
+        """``Array[dtype]`` (``None``: unknown), a marker missing from the build reported."""
+
+
+def _evaluate(
+    hooks: Hooks,
+    full: str,
+    actuals: Actuals,
+    receiver: Type | None,
+    declared: Type,
+    context: Context,
+) -> Type | None:
+    """Type one call of the table's ``full``; ``None`` to keep mypy's own type.
+
+    An argument of a union type (``Array[float32] | int``: ``sum()`` of arrays)
+    is each of its members in turn: the result is the union of the defined
+    results, an error only when every member's call is undefined.
+    """
+    kind = hooks.api.table.get(full)
+    if kind is None:
+        return None
+    variants = _variants(actuals)
+    if variants is None:
+        found, error = _evaluate_one(hooks, full, kind, actuals, receiver, declared, context)
+        if error is not None:
+            error_undefined_call(actuals.api, context, hooks.api.rules, full, error)
+        return found
+    results: list[Type] = []
+    errors: list[str] = []
+    for variant in variants:
+        found, error = _evaluate_one(hooks, full, kind, variant, receiver, declared, context)
+        if error is not None:
+            errors.append(error)
+        elif found is not None:
+            results.append(found)
+        else:
+            return None  # mypy's own type for a member: keep it for the whole call
+    if not results:
+        error_undefined_call(actuals.api, context, hooks.api.rules, full, errors[0])
+        return _unknown(hooks, declared, actuals.api, context)
+    return make_simplified_union(results)
+
+
+_MAX_VARIANTS: Final = 16
+
+
+def _variants(actuals: Actuals) -> list[Actuals] | None:
+    """The calls a union argument stands for, one per member (``None``: no union argument)."""
+    choices: list[tuple[int, list[ProperType]]] = []
+    for index, types in enumerate(actuals.types):
+        if len(types) != 1:
+            continue
+        proper = get_proper_type(types[0])
+        if isinstance(proper, UnionType):
+            parts = [p for p in items(proper) if not isinstance(p, NoneType)]
+            if len(parts) > 1:
+                choices.append((index, parts))
+    if not choices:
+        return None
+    count = 1
+    for _, parts in choices:
+        count *= len(parts)
+    if count > _MAX_VARIANTS:
+        return None
+    variants = []
+    for combination in itertools.product(*(parts for _, parts in choices)):
+        by_formal: list[list[Type]] = [list(t) for t in actuals.types]
+        for (index, _), part in zip(choices, combination, strict=True):
+            by_formal[index] = [part]
+        variants.append(
+            Actuals(actuals.api, actuals.names, by_formal, actuals.kinds, actuals.exprs)
+        )
+    return variants
+
+
+def _without_unknowns(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[object, ...]) -> Result:
+    """The result of a call some of whose array arguments have an unknown dtype.
+
+    A call that asks for its result's dtype (``jnp.asarray(x, dtype=jnp.float32)``,
+    ``x.astype(…)``) gets it whatever the argument: the argument stands as
+    that dtype.  Otherwise one unknown argument stands as each dtype of the
+    rules in turn, and the result is known when every outcome is defined and
+    the same dtype (``jnp.argmax`` of anything is the default int).  An
+    undefined outcome is never reported: the argument may not have that dtype.
+    """
+    from typing_pkg.api.kinds import Call, Unknown
+    from typing_pkg.dtypes import BY_NAME
+
+    missing = Unknown("an argument of unknown dtype")
+    params = [p for p in unknown if isinstance(p, tuple) and len(p) == 3]
+    options = {k: v for k, v in call.options.items() if k != UNKNOWN_ARGUMENTS}
+    asked = next(
+        (options[o] for o in kind.options if o in names.DTYPE_OPTIONS and o in options), None
+    )
+    env = hooks.api.env
+    if isinstance(asked, str):
+        candidates: Sequence[str] = [asked]
+    elif len(params) == 1:
+        category = params[0][2]
+        candidates = sorted(
+            t
+            for t in env.types
+            if not isinstance(category, str) or issubclass(BY_NAME[t], BY_NAME[category])
+        )
+    else:
+        return missing
+    outcomes: set[str] = set()
+    for candidate in candidates:
+        args = dict(call.args)
+        for name, sequence, _ in params:
+            args[str(name)] = (candidate,) if sequence else candidate
+        try:
+            result = kind.result(Call(call.function, args, options), env)
+        except Exception:  # a rule asked about a dtype it does not expect: unknown
+            return missing
+        if not isinstance(result, str):
+            # Undefined for one dtype: the argument may have a dtype no marker names (a key
+            # array's), which this function may accept with another result.
+            return result if isinstance(asked, str) and not isinstance(result, tuple) else missing
+        outcomes.add(result)
+    return outcomes.pop() if len(outcomes) == 1 else missing
+
+
+def _unknown(
+    hooks: Hooks, declared: Type, api: CheckerPluginInterface, context: Context
+) -> Type | None:
+    def env_array(array: TypeInfo, dtype: str | None) -> Instance:
+        made = hooks.make_array(dtype, api, context)
+        return made if made is not None else Instance(array, [AnyType(TypeOfAny.special_form)])
+
+    return with_dtype(env_array, declared, None) if _has_array(declared) else None
+
+
+def _evaluate_one(
+    hooks: Hooks,
+    full: str,
+    kind: Kind,
+    actuals: Actuals,
+    receiver: Type | None,
+    declared: Type,
+    context: Context,
+) -> tuple[Type | None, str | None]:
+    """The type of one call, and the reason it is undefined (to report) if it is."""
+    call = bind(kind, full, actuals, receiver)
+    api = actuals.api
+
+    def env_array(array: TypeInfo, dtype: str | None) -> Instance:
+        made = hooks.make_array(dtype, api, context)
+        return made if made is not None else Instance(array, [AnyType(TypeOfAny.special_form)])
+
+    if call is None:
+        return _unknown(hooks, declared, api, context), None
+    unknown = call.options.get(UNKNOWN_ARGUMENTS)
+    if isinstance(unknown, tuple):
+        result = _without_unknowns(hooks, kind, call, unknown)
+        guessed = True
+    else:
+        guessed = False
+        try:
+            result = kind.result(call, hooks.api.env)
+        except Exception as error:  # the table is code: a bug in it must not crash mypy
+            error_unexpected(
+                api, context, f"the function table's rule for {full} raised "
+                f"{type(error).__name__}: {error} for {call}"
+            )  # fmt: skip
+            return None, None
+    outcome = result_type(env_array, declared, result)
+    if outcome.error is not None:
+        unknown = _unknown(hooks, declared, api, context)
+        return unknown, (None if guessed else outcome.error)
+    return outcome.type, None
+
+
+def function_callback(hooks: Hooks, full: str, ctx: FunctionContext) -> Type:
+    """Type a call of a function of the table (``jnp.mean``, ``jax.random.normal``)."""
+    actuals = Actuals(ctx.api, ctx.callee_arg_names, ctx.arg_types, ctx.arg_kinds, ctx.args)
+    found = _evaluate(hooks, full, actuals, None, ctx.default_return_type, ctx.context)
+    return ctx.default_return_type if found is None else found
+
+
+def ufunc_callback(hooks: Hooks, ctx: MethodContext) -> Type:
+    """Type ``jnp.add(x, y)`` (a ``BinaryUfunc`` instance's ``__call__``) by the ufunc's name."""
+    context = ctx.context
+    if not isinstance(context, CallExpr) or not isinstance(context.callee, RefExpr):
+        return ctx.default_return_type
+    full = hooks.api.function(context.callee.fullname) or context.callee.fullname
+    method_names = _method_names(ctx)
+    actuals = Actuals(ctx.api, method_names, ctx.arg_types, ctx.arg_kinds, ctx.args)
+    found = _evaluate(hooks, full, actuals, None, ctx.default_return_type, ctx.context)
+    return ctx.default_return_type if found is None else found
+
+
+def _method_names(ctx: MethodContext) -> list[str | None]:
+    """The formal names of a method call (mypy passes them on ``callee_arg_names``)."""
+    return list(ctx.callee_arg_names)
+
+
+def array_method_callback(hooks: Hooks, full: str, ctx: MethodContext) -> Type:
+    """Type a method of ``jax.Array`` the table lists (``x.sum()``, ``x.astype(jnp.int8)``)."""
+    receiver = ctx.type
+    if not isinstance(receiver, Instance) or (
+        array_class(receiver.type) is None and base_of(receiver.type, names.JAX_ARRAY) is None
+    ):
+        return ctx.default_return_type
+    actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
+    found = _evaluate(hooks, full, actuals, ctx.type, ctx.default_return_type, ctx.context)
+    return ctx.default_return_type if found is None else found
+
+
+def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
+    """Type ``x.at[i].set(y)`` and the other indexed updates from ``x``'s dtype."""
+    context = ctx.context
+    if not (
+        isinstance(context, CallExpr)
+        and isinstance(context.callee, MemberExpr)
+        and isinstance(context.callee.expr, IndexExpr)
+        and isinstance(context.callee.expr.base, MemberExpr)
+        and context.callee.expr.base.name == "at"
+    ):
+        return ctx.default_return_type
+    receiver = _expression_type(ctx.api, context.callee.expr.base.expr)
+    if receiver is None:
+        return ctx.default_return_type
+    full = f"{names.TABLE_ARRAY_PREFIX}at.{method}"
+    actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
+    found = _evaluate(hooks, full, actuals, receiver, ctx.default_return_type, ctx.context)
+    return ctx.default_return_type if found is None else found
+
+
+def scalar_type_callback(hooks: Hooks, marker: str, ctx: FunctionContext) -> Type:
+    """Type ``jnp.float32(2.0)``: JAX's scalar types make arrays (``jnp.asarray(v, dtype)``)."""
+    context = ctx.context
+    if not (
+        isinstance(context, CallExpr)
+        and isinstance(context.callee, RefExpr)
+        and context.callee.fullname.startswith(names.JAX_NUMPY + ".")
+    ):
+        return ctx.default_return_type
+    array = hooks.make_array(None, ctx.api, context)
+    if array is None:
+        return ctx.default_return_type
+    if not ctx.arg_types or len(ctx.arg_types[0]) != 1 or any(ctx.arg_types[1:]):
+        return array  # no value, several or keywords: an array of unknown dtype
+    value = ctx.arg_types[0][0]
+    actuals = Actuals(ctx.api, ["a", "dtype"], [[value], []], [[ARG_POS], []], [ctx.args[0], []])
+    call = bind(hooks.api.table[_ASARRAY], _ASARRAY, actuals, None)
+    if call is None:
+        return array
+    from typing_pkg.api.kinds import Call
+
+    call = Call(_ASARRAY, call.args, {"dtype": marker})
+    found = _evaluate_call(hooks, _ASARRAY, call, array, context, ctx.api)
+    return array if found is None else found
+
+
+_ASARRAY: Final = "jax.numpy.asarray"
+
+
+def _evaluate_call(
+    hooks: Hooks,
+    full: str,
+    call: Call,
+    declared: Type,
+    context: Context,
+    api: CheckerPluginInterface,
+) -> Type | None:
+    kind = hooks.api.table[full]
+
+    def env_array(array: TypeInfo, dtype: str | None) -> Instance:
+        made = hooks.make_array(dtype, api, context)
+        return made if made is not None else Instance(array, [AnyType(TypeOfAny.special_form)])
+
+    try:
+        result = kind.result(call, hooks.api.env)
+    except Exception as error:  # the table is code: a bug in it must not crash mypy
+        error_unexpected(
+            api, context, f"the rule for {full} raised {type(error).__name__}: {error}"
+        )
+        return None
+    outcome = result_type(env_array, declared, result)
+    if outcome.error is not None:
+        error_undefined_call(api, context, hooks.api.rules, full, outcome.error)
+        return None
+    return outcome.type
+
+
+def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
+    """Type ``iter(x)`` (``for row in x``, ``a, b = x``): the rows keep ``x``'s dtype."""
+    receiver = classify(ctx.type)
+    if receiver is None or receiver.array is None:
+        return ctx.default_return_type
+    row = hooks.make_array(receiver.name, ctx.api, ctx.context)
+    if row is None:
+        return ctx.default_return_type
+    return ctx.api.named_generic_type("typing.Iterator", [row])

@@ -1,0 +1,228 @@
+"""One array type, two faces: ``jax.Array`` is typing_pkg's ``Array`` of unknown dtype.
+
+Three semantic-analysis hooks make the identification, so that a JAX user
+needs no annotation change:
+
+* **Type analysis** (``analyze_jax_array``): every reference to
+  ``jax.Array`` (``jax._src.basearray.Array``) in a type — the user's
+  annotations and JAX's own stubs alike (parameters, returns, ``ArrayLike``) —
+  is analysed as ``typing_pkg.typing.Array[Any]``.  An array of unknown dtype
+  is accepted where an ``Array[float32]`` is expected (gradual typing), and an
+  ``Array[float32]`` is accepted by every JAX function.
+* **Class MRO** (``customize_array_mro``): ``typing_pkg.typing.Array`` gets
+  ``jax.Array`` as a base instead of ``object``, so that JAX's members
+  (``.at[...]``, ``.block_until_ready()``, ``.sharding``, ``.sum()``,
+  ``.reshape()``) exist on it; its own declarations (``dtype``, the
+  operators, ``astype``) come first.
+* **Dependencies** (``additional_deps``): JAX's modules depend on
+  ``typing_pkg.typing`` and ``typing_pkg.typing`` on ``jax._src.basearray``
+  (when JAX is installed), so that both are analysed together (one import
+  cycle) and cached together.
+
+Two more hooks follow the configured rule set (part of each module's cache
+key through ``report_config_data``):
+
+* **Weak types realise** (``customize_weak_mro``): under JAX's rules a weakly
+  typed result is an array of the default dtype of its kind (``float32`` with
+  x64 off, ``float64`` with it on): ``weak_float`` gets that dtype as its
+  base, so ``Array[weak_float]`` is accepted where ``Array[float32]`` is
+  expected.  A rule set without weak dtypes leaves the markers alone.
+* **JAX's scalar types** (``analyze_any``): ``jax.numpy`` declares
+  ``float32: Any``, ``bfloat16: Any``, …; those declarations are analysed as
+  ``type[typing_pkg.dtypes.float32]``, …, so that ``x.astype(jnp.bfloat16)``,
+  ``dtype=jnp.float32`` and ``jnp.float32(2.0)`` are typed (the last one by a
+  function hook on the marker's constructor, ``mypy_plugin.jax_api``).
+
+Each hook defers (``api.defer()``) while a class it needs is not analysed
+yet, and on mypy's final iteration keeps mypy's own answer (JAX's class,
+``Any``) rather than guessing.  Without JAX nothing changes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from functools import cache
+from typing import Final
+
+from mypy.mro import MroError, calculate_mro
+from mypy.nodes import AssignmentStmt, MypyFile, NameExpr, SymbolTableNode, TypeInfo
+from mypy.plugin import AnalyzeTypeContext, ClassDefContext
+from mypy.semanal import SemanticAnalyzer
+from mypy.typeanal import TypeAnalyser
+from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeType
+
+from mypy_plugin import names
+
+__all__ = [
+    "additional_deps",
+    "analyze_any",
+    "analyze_jax_array",
+    "customize_array_mro",
+    "customize_weak_mro",
+    "jax_installed",
+    "scalar_type_markers",
+]
+
+_PRIORITY: Final = 10
+"""mypy's ``PRI_MED``: an ordinary import."""
+
+
+@cache
+def jax_installed() -> bool:
+    """Whether JAX can be imported (found, not imported) by the Python running mypy."""
+    return importlib.util.find_spec("jax") is not None
+
+
+def is_jax_module(module: str) -> bool:
+    """Whether ``module`` is ``jax`` or one of its submodules."""
+    return module == "jax" or module.startswith("jax.")
+
+
+def additional_deps(file: MypyFile) -> list[tuple[int, str, int]]:
+    """Tie JAX's modules and ``typing_pkg.typing`` into one import cycle (see the module docs)."""
+    if not jax_installed():
+        return []
+    module = file.fullname
+    if is_jax_module(module):
+        return [(_PRIORITY, names.TYPING_MODULE, -1)]
+    if module == names.TYPING_MODULE:
+        return [(_PRIORITY, names.JAX_ARRAY_MODULE, -1)]
+    return []
+
+
+def _ready(node: SymbolTableNode | None) -> TypeInfo | None:
+    """Return the class a lookup found, if it is analysed (not a placeholder)."""
+    if node is not None and isinstance(node.node, TypeInfo) and node.node.mro:
+        return node.node
+    return None
+
+
+def analyze_jax_array(ctx: AnalyzeTypeContext) -> Type:
+    """Analyse a reference to ``jax.Array`` as ``typing_pkg.typing.Array[Any]``."""
+    analyser = ctx.api
+    if not isinstance(analyser, TypeAnalyser) or not isinstance(analyser.api, SemanticAnalyzer):
+        return AnyType(TypeOfAny.special_form)  # pragma: no cover - mypy always passes these
+    api = analyser.api
+    node = api.lookup_fully_qualified_or_none(names.ARRAY)
+    if node is not None and isinstance(node.node, TypeInfo):
+        return Instance(node.node, [AnyType(TypeOfAny.special_form)], line=ctx.type.line)
+    if not api.final_iteration:
+        api.defer()  # typing_pkg.typing is in the same import cycle: not analysed yet
+        return AnyType(TypeOfAny.special_form)
+    # typing_pkg is not in the build (not installed where mypy looks): JAX's own class.
+    jax_array = api.lookup_fully_qualified_or_none(names.JAX_ARRAY)
+    if jax_array is not None and isinstance(jax_array.node, TypeInfo):
+        return Instance(jax_array.node, [], line=ctx.type.line)
+    return AnyType(TypeOfAny.from_error)  # pragma: no cover - the class being referred to
+
+
+def _rebase(info: TypeInfo, bases: list[Instance]) -> bool:
+    """Give ``info`` these bases and recompute its MRO; restore it if that fails."""
+    old_bases, old_mro = info.bases, info.mro
+    info.bases = bases
+    info.mro = []
+    try:
+        calculate_mro(info)
+    except MroError:
+        info.bases, info.mro = old_bases, old_mro
+        return False
+    return True
+
+
+def customize_array_mro(ctx: ClassDefContext) -> None:
+    """Add ``jax.Array`` as a base of ``typing_pkg.typing.Array`` (replacing ``object``)."""
+    api = ctx.api
+    node = api.lookup_fully_qualified_or_none(names.JAX_ARRAY)
+    if node is None:
+        return  # JAX is not in the build
+    jax_array = _ready(node)
+    if jax_array is None:
+        if not api.final_iteration:
+            api.defer()
+        return
+    info = ctx.cls.info
+    if any(base.type is jax_array for base in info.bases):
+        return
+    kept = [base for base in info.bases if base.type.fullname != "builtins.object"]
+    _rebase(info, [*kept, Instance(jax_array, [])])
+
+
+def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> None:
+    """Make a weak marker a subclass of the dtype it realises as (``weak_float``: ``float32``).
+
+    The realised dtype subclasses the weak marker's category (``floating``),
+    so it replaces that base: the categories stay ancestors.
+    """
+    realised = weak_dtypes.get(ctx.cls.name)
+    if realised is None:
+        return
+    api = ctx.api
+    node = api.lookup_fully_qualified_or_none(f"{names.DTYPES_MODULE}.{realised}")
+    target = _ready(node)
+    if target is None:
+        if node is not None and not api.final_iteration:
+            api.defer()
+        return
+    info = ctx.cls.info
+    if any(base.type is target for base in info.bases):
+        return
+    _rebase(info, [Instance(target, [])])
+
+
+# ------------------------------------------------------- jax.numpy's dtype names
+
+
+def scalar_type_markers(table_names: Mapping[str, bool]) -> dict[str, str]:
+    """Return ``{name: marker}`` for the dtype names ``jax.numpy`` declares.
+
+    ``table_names`` maps each public ``jax.numpy`` name to whether the
+    function table lists it as "not an array" (dtypes, categories, constants,
+    utilities); those whose name ``typing_pkg.dtypelike.to_marker`` reads as a
+    dtype (``float32``, ``bfloat16``, ``int_``, ``floating``) are dtype names.
+    """
+    from typing_pkg.dtypelike import to_marker
+
+    found: dict[str, str] = {}
+    for name, not_array in table_names.items():
+        if not not_array or not name.isidentifier():
+            continue
+        try:
+            marker = to_marker(name)
+        except (TypeError, ValueError):  # a constant (pi), a utility (finfo): not a dtype
+            continue
+        found[name] = marker.name
+    return found
+
+
+def analyze_any(markers: Mapping[str, str], ctx: AnalyzeTypeContext) -> Type:
+    """Analyse ``Any``: ``type[<marker>]`` for ``jax.numpy``'s ``float32: Any`` and the like.
+
+    Everywhere else the result is exactly mypy's own (an explicit ``Any``).
+    """
+    t = ctx.type
+    explicit = AnyType(TypeOfAny.explicit, line=t.line, column=t.column)
+    analyser = ctx.api
+    if not isinstance(analyser, TypeAnalyser):
+        return explicit  # pragma: no cover - mypy always passes one
+    api = analyser.api
+    if not isinstance(api, SemanticAnalyzer) or api.cur_mod_id != names.JAX_NUMPY:
+        return explicit
+    statement = api.statement
+    if (
+        not isinstance(statement, AssignmentStmt)
+        or len(statement.lvalues) != 1
+        or not isinstance(statement.lvalues[0], NameExpr)
+        or (statement.type is not t and statement.unanalyzed_type is not t)
+    ):
+        return explicit
+    marker = markers.get(statement.lvalues[0].name)
+    if marker is None:
+        return explicit
+    node = api.lookup_fully_qualified_or_none(f"{names.DTYPES_MODULE}.{marker}")
+    info = _ready(node)
+    if info is None:
+        if not api.final_iteration:
+            api.defer()
+        return explicit
+    return TypeType.make_normalized(Instance(info, [], line=t.line))

@@ -1,0 +1,652 @@
+"""JAX's transformations keep the function's type; ``lax``'s loops keep the carry's.
+
+* ``jax.jit``, ``jax.pmap`` (call and decorator forms, ``functools.partial(jax.jit,
+  static_argnums=…)`` too) give back the function's own callable type —
+  its parameters and result, so that calls through it are checked and keep
+  their dtypes, and the call-site specialisation of ``mypy_plugin.inference``
+  still reaches its body — whose attributes are those of JAX's wrapper
+  (``jax._src.pjit.JitWrapped``: ``.lower(...)``, ``.trace(...)``,
+  ``.eval_shape(...)``): the callable's *fallback* class, where mypy looks
+  attributes of a callable up.  No class of ours is needed.
+* ``jax.checkpoint``/``jax.remat`` give back the function's callable type;
+  ``jax.vmap`` is typed so by JAX (``F -> F``).
+* ``jax.grad`` and ``jax.value_and_grad``: the gradient has the type of the
+  argument it is taken with respect to (each of ``argnums``' when it is a
+  tuple), through a type variable per differentiated parameter; ``has_aux``
+  adds the auxiliary value (the second item of the function's declared
+  result) and ``value_and_grad`` the value.
+* ``lax.scan``, ``lax.fori_loop``, ``lax.while_loop``: the result's carry has
+  the initial carry's type (JAX requires the body to keep it); when the body
+  is a function of the module, it is specialised with the carry's type (and
+  the scanned slices'), and a carry whose dtype the body changes is an error
+  (``dtype-promotion``), as JAX raises one.  ``lax.cond``'s branches are
+  specialised with the operands and must agree on dtypes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    ARG_POS,
+    CallExpr,
+    Context,
+    Decorator,
+    Expression,
+    FuncDef,
+    IntExpr,
+    RefExpr,
+    TempNode,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeVarId,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+
+from mypy_plugin import names
+from mypy_plugin.errors import error_carry
+from mypy_plugin.inference import Inference, erase_dtypes
+from mypy_plugin.types import Lookup, classify
+
+__all__ = [
+    "GRADIENT",
+    "JIT_DECORATOR",
+    "TRACED",
+    "Transforms",
+    "declared_callee",
+    "gradient_mark",
+    "traced",
+]
+
+_AUX_INDEX: Final = 1
+TRACED: Final = "typing_pkg.transform."
+"""The name of what ``jax.vmap(f)``, ``jax.jit(f)``, … return (a decorated function gets its
+own back): the plugin hooks it, and its calls pass JAX arrays to ``f`` (``traced``)."""
+JIT_DECORATOR: Final = "typing_pkg.decorator.jit"
+"""The name of the decorator ``jax.jit(static_argnums=…)`` returns (the plugin hooks it)."""
+GRADIENT: Final = "typing_pkg.gradient."
+_GRADIENT_MARK: Final = GRADIENT
+"""The full name of a gradient's type variables: ``typing_pkg.gradient.value_and_grad+aux``
+marks the callable ``jax.value_and_grad(f, has_aux=True)`` returns (its definition is ``f``'s,
+which a type variable's full name survives every copy of)."""
+
+
+def _argument(ctx: FunctionContext, name: str) -> tuple[Type, Expression] | None:
+    """The one argument given for the parameter ``name`` (``None`` if absent or several)."""
+    if name not in ctx.callee_arg_names:
+        return None
+    index = ctx.callee_arg_names.index(name)
+    if len(ctx.arg_types[index]) != 1:
+        return None
+    return ctx.arg_types[index][0], ctx.args[index][0]
+
+
+def _first(ctx: FunctionContext) -> tuple[Type, Expression] | None:
+    if not ctx.arg_types or len(ctx.arg_types[0]) != 1:
+        return None
+    return ctx.arg_types[0][0], ctx.args[0][0]
+
+
+def _literal_int(typ: Type, expr: Expression) -> int | None:
+    if isinstance(expr, IntExpr):
+        return expr.value
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType) and isinstance(proper.value, int):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return None
+
+
+def _literal_bool(typ: Type) -> bool | None:
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, bool) else None
+    return None
+
+
+def _callable(typ: Type) -> CallableType | None:
+    proper = get_proper_type(typ)
+    return proper if isinstance(proper, CallableType) else None
+
+
+class Transforms:
+    """The transformation and control-flow callbacks, bound to the build."""
+
+    def __init__(self, lookup: Lookup, inference: Inference) -> None:
+        self.lookup = lookup
+        self.inference = inference
+
+    # ------------------------------------------------------------- wrappers
+
+    def _wrapper(self) -> Instance | None:
+        node = self.lookup(names.JIT_WRAPPED)
+        if node is not None and isinstance(node.node, TypeInfo):
+            return Instance(node.node, [])
+        return None
+
+    def wrapped(self, kind: str, fun: Type) -> Type | None:
+        """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's."""
+        function = _callable(fun)
+        if function is None or function.is_type_obj():
+            return None
+        if kind in ("jit", "pmap"):
+            wrapper = self._wrapper()
+            if wrapper is None:
+                return None
+            return function.copy_modified(fallback=wrapper, name=TRACED + kind)
+        if kind in ("checkpoint", "vmap"):
+            return function.copy_modified(name=TRACED + kind)
+        return None
+
+    def transform_callback(self, kind: str, ctx: FunctionContext) -> Type:
+        """``jax.jit(f, …)``, ``jax.checkpoint(f)``, ``jax.pmap(f)``, ``jax.grad(f, …)``.
+
+        ``jax.jit(static_argnums=…)`` without the function is a decorator: its
+        callable type gets a name the plugin hooks (``decorator_callback``).
+        """
+        fun = _argument(ctx, "fun") or _first(ctx)
+        if fun is None:
+            default = get_proper_type(ctx.default_return_type)
+            if kind == "jit" and isinstance(default, CallableType):
+                return default.copy_modified(name=JIT_DECORATOR)
+            return ctx.default_return_type
+        if kind in ("grad", "value_and_grad", "hessian"):
+            found = self._gradient(kind, ctx, fun[0])
+        else:
+            found = self.wrapped(kind, fun[0])
+        return ctx.default_return_type if found is None else found
+
+    def decorator_callback(self, ctx: FunctionContext) -> Type:
+        """Apply what ``jax.jit(static_argnums=…)`` returns to a function."""
+        fun = _first(ctx)
+        found = None if fun is None else self.wrapped("jit", fun[0])
+        return ctx.default_return_type if found is None else found
+
+    def partial_callback(
+        self, default: Callable[[MethodContext], Type] | None, ctx: MethodContext
+    ) -> Type:
+        """``functools.partial(jax.jit, static_argnums=…)(f)``: mypy's own result, then jit's."""
+        result = default(ctx) if default is not None else ctx.default_return_type
+        kind = self._partial_transform(ctx)
+        if kind is None or kind in ("grad", "value_and_grad"):
+            return result
+        if len(ctx.arg_types) < 1 or len(ctx.arg_types[0]) != 1:
+            return result
+        found = self.wrapped(kind, ctx.arg_types[0][0])
+        return result if found is None else found
+
+    @staticmethod
+    def _partial_transform(ctx: MethodContext) -> str | None:
+        """The transformation a ``functools.partial`` object wraps, read from its expression."""
+        context = ctx.context
+        made: Expression | None = None
+        if isinstance(context, CallExpr):
+            made = context.callee
+        elif isinstance(context, Decorator):
+            partials = [
+                d
+                for d in context.decorators
+                if isinstance(d, CallExpr)
+                and isinstance(d.callee, RefExpr)
+                and d.callee.fullname == names.FUNCTOOLS_PARTIAL
+            ]
+            made = partials[0] if len(partials) == 1 else None
+        if not (
+            isinstance(made, CallExpr)
+            and isinstance(made.callee, RefExpr)
+            and made.callee.fullname == names.FUNCTOOLS_PARTIAL
+            and made.args
+            and isinstance(made.args[0], RefExpr)
+        ):
+            return None
+        return names.TRANSFORMS.get(made.args[0].fullname)
+
+    # ------------------------------------------------------------- gradients
+
+    def _gradient(self, kind: str, ctx: FunctionContext, fun: Type) -> Type | None:
+        function = _callable(fun)
+        if function is None or function.variables or function.is_type_obj():
+            return None
+        argnums: list[int] = []
+        given = _argument(ctx, "argnums")
+        if given is None:
+            argnums = [0]
+            many = False
+        else:
+            typ, expr = given
+            many = isinstance(expr, TupleExpr)
+            if many:
+                assert isinstance(expr, TupleExpr)
+                for item in expr.items:
+                    value = _literal_int(AnyType(TypeOfAny.special_form), item)
+                    if value is None:
+                        return None
+                    argnums.append(value)
+            else:
+                value = _literal_int(typ, expr)
+                if value is None:
+                    return None
+                argnums = [value]
+        has_aux = False
+        aux_given = _argument(ctx, "has_aux")
+        if aux_given is not None:
+            aux = _literal_bool(aux_given[0])
+            if aux is None:
+                return None
+            has_aux = aux
+        positional = [i for i, k in enumerate(function.arg_kinds) if k.is_positional()]
+        if any(n >= len(positional) or n < 0 for n in argnums):
+            return None
+        api = ctx.api
+        object_type = api.named_generic_type("builtins.object", [])
+        variables: list[TypeVarType] = []
+        arg_types = list(function.arg_types)
+        for number, argnum in enumerate(argnums):
+            index = positional[argnum]
+            declared = function.arg_types[index]
+            bound = object_type if isinstance(get_proper_type(declared), AnyType) else declared
+            variable = TypeVarType(
+                f"_Grad{number}",
+                f"{_GRADIENT_MARK}{kind}{'+aux' if has_aux else ''}",
+                TypeVarId(-(number + 1)),
+                [],
+                bound,
+                AnyType(TypeOfAny.from_omitted_generics),
+            )
+            variables.append(variable)
+            arg_types[index] = variable
+        gradient: Type = (
+            TupleType(list(variables), api.named_generic_type("builtins.tuple", [object_type]))
+            if many
+            else variables[0]
+        )
+        returned = function.ret_type
+        tuple_fallback = api.named_generic_type("builtins.tuple", [AnyType(TypeOfAny.special_form)])
+        if has_aux:
+            declared_ret = get_proper_type(function.ret_type)
+            aux_type: Type = AnyType(TypeOfAny.special_form)
+            value_type: Type = AnyType(TypeOfAny.special_form)
+            if isinstance(declared_ret, TupleType) and len(declared_ret.items) == 2:
+                value_type, aux_type = declared_ret.items
+            if kind == "grad":
+                result: Type = TupleType([gradient, aux_type], tuple_fallback)
+            else:
+                result = TupleType(
+                    [TupleType([value_type, aux_type], tuple_fallback), gradient], tuple_fallback
+                )
+        elif kind in ("grad", "hessian"):
+            result = gradient
+        else:
+            result = TupleType([returned, gradient], tuple_fallback)
+        mark = f"{_GRADIENT_MARK}{kind}{'+aux' if has_aux else ''}"
+        return function.copy_modified(
+            arg_types=arg_types, ret_type=result, variables=variables, name=mark
+        )
+
+    def gradient_call(self, ctx: FunctionContext | MethodContext) -> Type | None:
+        """Type a call of ``grad(f)``/``value_and_grad(f)``: the value and auxiliary data are
+        what ``f`` returns for these arguments (specialised), the gradients mypy's."""
+        context = ctx.context
+        api = ctx.api
+        if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+            return None
+        callee = get_proper_type(declared_callee(api, context.callee))
+        mark = gradient_mark(callee)
+        if mark is None or not isinstance(callee, CallableType):
+            return None
+        kind, _, aux = mark[len(_GRADIENT_MARK) :].partition("+")
+        has_aux = aux == "aux"
+        fallback = ctx.default_return_type
+        if kind == "hessian":
+            # The Hessian for an array is an array of its dtype; for a pytree, a nested pytree.
+            proper_result = get_proper_type(fallback)
+            if not (isinstance(proper_result, Instance) and classify(proper_result) is not None):
+                fallback = AnyType(TypeOfAny.special_form)
+        value = self._function_value(ctx, callee)  # f is checked for these arguments too
+        if value is None or (kind != "value_and_grad" and not has_aux):
+            return fallback
+        default = get_proper_type(fallback)
+        if not isinstance(default, TupleType) or len(default.items) != 2:
+            return fallback
+        if kind == "value_and_grad":
+            return default.copy_modified(items=[value, default.items[1]])
+        proper = get_proper_type(value)
+        if isinstance(proper, TupleType) and len(proper.items) == 2:
+            return default.copy_modified(items=[default.items[0], proper.items[_AUX_INDEX]])
+        return fallback
+
+    def _function_value(
+        self, ctx: FunctionContext | MethodContext, callee: CallableType
+    ) -> Type | None:
+        """What the differentiated function returns for the call's arguments (specialised)."""
+        api = ctx.api
+        defn = callee.definition
+        if not isinstance(api, TypeChecker) or not isinstance(defn, FuncDef):
+            return None
+        base = api.function_type(defn)
+        if not isinstance(base, CallableType) or len(base.arg_types) != len(ctx.arg_types):
+            return None
+        found = self.inference.callee_function(api, base.copy_modified(definition=defn))
+        if found is None:
+            return None
+        missing = AnyType(TypeOfAny.special_form)
+        value = self.inference.specialise_call(
+            api, found[1], defn, ctx.arg_types, None, ctx.context, missing
+        )
+        return None if get_proper_type(value) is missing else value
+
+    # -------------------------------------------------------------- pytrees
+
+    def tree_map_callback(self, ctx: FunctionContext) -> Type:
+        """``jax.tree.map(f, tree, *rest)``: ``tree`` with each leaf replaced by ``f``'s result.
+
+        Dicts, lists, tuples and NamedTuples are the pytree nodes mypy can see;
+        ``None`` is an empty subtree; arrays (ours and NumPy's) and scalars are
+        leaves.  ``f`` is applied to each leaf type (with the matching leaves of
+        ``rest``): a function of the module or a lambda by specialisation,
+        another callable through mypy's own call checking (so a JAX function's
+        hook types it).  Any other structure keeps JAX's ``Any``.
+        """
+        if len(ctx.arg_types) < 2 or len(ctx.arg_types[0]) != 1 or len(ctx.arg_types[1]) != 1:
+            return ctx.default_return_type
+        api = ctx.api
+        if not isinstance(api, TypeChecker):
+            return ctx.default_return_type
+        function_type, function = ctx.arg_types[0][0], ctx.args[0][0]
+        rests = list(ctx.arg_types[2]) if len(ctx.arg_types) > 2 else []
+
+        def apply(leaves: list[Type]) -> Type:
+            found = self.inference.specialise_function(api, function, function_type, leaves)
+            if found is not None:
+                return found
+            return _call_through_mypy(api, function, function_type, leaves, ctx.context)
+
+        mapped = _map_tree(ctx.arg_types[1][0], rests, apply)
+        return ctx.default_return_type if mapped is None else mapped
+
+    def tree_leaves_callback(self, ctx: FunctionContext) -> Type:
+        """``jax.tree.leaves(tree)``: a list of its leaves (their union)."""
+        if not ctx.arg_types or len(ctx.arg_types[0]) != 1:
+            return ctx.default_return_type
+        leaves: list[Type] = []
+
+        def collect(found: list[Type]) -> Type:
+            leaves.append(found[0])
+            return found[0]
+
+        if _map_tree(ctx.arg_types[0][0], [], collect) is None or not leaves:
+            return ctx.default_return_type
+        return ctx.api.named_generic_type("builtins.list", [make_simplified_union(leaves)])
+
+    # ----------------------------------------------------------- control flow
+
+    def control_callback(self, kind: str, ctx: FunctionContext) -> Type:
+        """``lax.scan``, ``lax.fori_loop``, ``lax.while_loop``, ``lax.cond``."""
+        if not isinstance(ctx.api, TypeChecker):
+            return ctx.default_return_type
+        if kind == "scan":
+            return self._scan(ctx)
+        if kind == "fori_loop":
+            return self._loop(ctx, "body_fun", "init_val", index=True)
+        if kind == "while_loop":
+            return self._loop(ctx, "body_fun", "init_val", index=False)
+        if kind == "cond":
+            return self._cond(ctx)
+        return ctx.default_return_type
+
+    def _call_body(
+        self, api: CheckerPluginInterface, body: tuple[Type, Expression], args: list[Type]
+    ) -> Type | None:
+        """What the body function (or lambda) returns for these arguments, ``None`` if unknown."""
+        return self.inference.specialise_function(api, body[1], body[0], args)
+
+    def _check_carry(self, ctx: FunctionContext, function: str, init: Type, out: Type) -> Type:
+        """Report a carry whose dtypes the body changes; return the loop's carry type."""
+        mismatch = _first_mismatch(init, out)
+        if mismatch is not None:
+            before, after = mismatch
+            error_carry(ctx.api, ctx.context, function, before, after)
+            return init
+        return _prefer_strong(init, out)
+
+    def _scan(self, ctx: FunctionContext) -> Type:
+        body = _argument(ctx, "f") or _first(ctx)
+        init = _argument(ctx, "init")
+        if body is None or init is None:
+            return ctx.default_return_type
+        xs = _argument(ctx, "xs")
+        element: Type = NoneType() if xs is None else xs[0]
+        out = self._call_body(ctx.api, body, [init[0], element])
+        if out is None:
+            return ctx.default_return_type
+        proper = get_proper_type(out)
+        default = get_proper_type(ctx.default_return_type)
+        if not isinstance(proper, TupleType) or len(proper.items) != 2:
+            return ctx.default_return_type
+        carry = self._check_carry(ctx, "lax.scan", init[0], proper.items[0])
+        if isinstance(default, TupleType) and len(default.items) == 2:
+            return default.copy_modified(items=[carry, proper.items[1]])
+        return ctx.default_return_type
+
+    def _loop(self, ctx: FunctionContext, body_name: str, init_name: str, index: bool) -> Type:
+        body = _argument(ctx, body_name)
+        init = _argument(ctx, init_name)
+        if body is None or init is None:
+            return ctx.default_return_type
+        args = [init[0]]
+        if index:
+            lower = _argument(ctx, "lower")
+            args.insert(0, lower[0] if lower is not None else AnyType(TypeOfAny.special_form))
+        if not index:
+            condition = _argument(ctx, "cond_fun")
+            if condition is not None:  # for its dtype errors and what its body reveals
+                self._call_body(ctx.api, condition, [init[0]])
+        out = self._call_body(ctx.api, body, args)
+        function = "lax.fori_loop" if index else "lax.while_loop"
+        if out is None:
+            return ctx.default_return_type if not _is_any(ctx.default_return_type) else init[0]
+        return self._check_carry(ctx, function, init[0], out)
+
+    def _cond(self, ctx: FunctionContext) -> Type:
+        if len(ctx.arg_types) < 4 or any(len(ctx.arg_types[i]) != 1 for i in (1, 2)):
+            return ctx.default_return_type
+        operands = list(ctx.arg_types[3])
+        branches = [(ctx.arg_types[i][0], ctx.args[i][0]) for i in (1, 2)]
+        first, second = (self._call_body(ctx.api, branch, operands) for branch in branches)
+        if first is None or second is None:
+            return ctx.default_return_type
+        mismatch = _first_mismatch(first, second)
+        if mismatch is not None:
+            error_carry(ctx.api, ctx.context, "lax.cond", mismatch[0], mismatch[1])
+            return erase_dtypes(first)
+        return _prefer_strong(first, second)
+
+
+def _call_through_mypy(
+    api: TypeChecker, function: Expression, callee: Type, args: list[Type], context: Context
+) -> Type:
+    """The result of calling ``callee`` with arguments of these types, as mypy types it."""
+    proper = get_proper_type(callee)
+    if not isinstance(proper, CallableType | Overloaded):
+        return AnyType(TypeOfAny.special_form)
+    name = function.fullname if isinstance(function, RefExpr) and function.fullname else None
+    nodes: list[Expression] = [TempNode(arg, context=context) for arg in args]
+    # A context of its own: the call's is the value of an assignment the hooks may adjust.
+    here = Context(context.line, context.column)
+    with api.msg.filter_errors():
+        result, _ = api.expr_checker.check_call(
+            proper, nodes, [ARG_POS] * len(args), here, callable_name=name
+        )
+    return result
+
+
+_NODES: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
+
+
+def _map_tree(tree: Type, rests: list[Type], apply: Callable[[list[Type]], Type]) -> Type | None:
+    """``tree`` with each leaf ``l`` replaced by ``apply([l, *matching leaves of rests])``."""
+    proper = get_proper_type(tree)
+    others = [get_proper_type(r) for r in rests]
+    if isinstance(proper, NoneType):
+        return tree
+    if isinstance(proper, AnyType):
+        return None
+    if isinstance(proper, TupleType):
+        items: list[Type] = []
+        for index, item in enumerate(proper.items):
+            matching: list[Type] = []
+            for other in others:
+                if isinstance(other, TupleType) and len(other.items) == len(proper.items):
+                    matching.append(other.items[index])
+                elif isinstance(other, Instance) and other.type.fullname == "builtins.tuple":
+                    matching.append(other.args[0])
+                else:
+                    return None
+            mapped = _map_tree(item, matching, apply)
+            if mapped is None:
+                return None
+            items.append(mapped)
+        return proper.copy_modified(items=items)
+    if isinstance(proper, Instance):
+        if classify(proper) is not None:
+            leaves: list[Type] = [proper]
+            for other in others:
+                if isinstance(other, TupleType | UnionType) or (
+                    isinstance(other, Instance) and other.type.fullname in _NODES
+                ):
+                    return None
+                leaves.append(other)
+            return apply(leaves)
+        if proper.type.fullname in _NODES and proper.args:
+            matching = []
+            for other in others:
+                if isinstance(other, Instance) and other.type.fullname == proper.type.fullname:
+                    matching.append(other.args[-1])
+                else:
+                    return None
+            mapped = _map_tree(proper.args[-1], matching, apply)
+            if mapped is None:
+                return None
+            return proper.copy_modified(args=[*proper.args[:-1], mapped])
+    return None
+
+
+def gradient_mark(callee: Type | None) -> str | None:
+    """``typing_pkg.gradient.<kind>[+aux]`` for what ``jax.grad``/``value_and_grad`` return.
+
+    The mark is the callable's name, which mypy keeps when it applies type
+    arguments (a call's callee is recorded so), and the full name of its
+    type variables, which it keeps when it stores a variable's type (and drops
+    the name).
+    """
+    proper = get_proper_type(callee)
+    if not isinstance(proper, CallableType):
+        return None
+    if proper.name is not None and proper.name.startswith(_GRADIENT_MARK):
+        return proper.name
+    if proper.variables and proper.variables[0].fullname.startswith(_GRADIENT_MARK):
+        return proper.variables[0].fullname
+    return None
+
+
+def traced(callee: Type | None) -> bool:
+    """Whether calling ``callee`` traces its function: NumPy arguments arrive as JAX arrays.
+
+    What ``jax.jit`` returns is known by its attributes' class (kept by every
+    copy), what ``vmap``/``checkpoint`` return by their name (a call's callee).
+    """
+    proper = get_proper_type(callee)
+    if not isinstance(proper, CallableType):
+        return False
+    if proper.fallback.type.fullname == names.JIT_WRAPPED:
+        return True
+    return proper.name is not None and proper.name.startswith(TRACED)
+
+
+def declared_callee(api: TypeChecker, callee: Expression) -> Type | None:
+    """The type of a call's callee as declared (a variable's own type), else as mypy typed it.
+
+    mypy records the callee of a generic call with its type arguments applied
+    (and without its name): a variable's declared type is the callable itself.
+    """
+    if isinstance(callee, RefExpr) and isinstance(callee.node, Var) and callee.node.type:
+        return callee.node.type
+    return api.lookup_type_or_none(callee)
+
+
+def _is_any(typ: Type) -> bool:
+    return isinstance(get_proper_type(typ), AnyType)
+
+
+def _realised(proper: ProperType) -> str | None:
+    """The dtype an array of ours has at run time (a weak one realised), ``None`` if unknown."""
+    from typing_pkg.dtypes import BY_NAME
+
+    operand = classify(proper)
+    if operand is None or operand.array is None or operand.name is None:
+        return None
+    marker = BY_NAME.get(operand.name)
+    if marker is None or marker.abstract:
+        return None
+    return operand.name
+
+
+def _leaves(typ: Type) -> list[ProperType] | None:
+    proper = get_proper_type(typ)
+    if isinstance(proper, TupleType):
+        found: list[ProperType] = []
+        for item in proper.items:
+            inner = _leaves(item)
+            if inner is None:
+                return None
+            found.extend(inner)
+        return found
+    if isinstance(proper, UnionType):
+        return None
+    return [proper]
+
+
+def _first_mismatch(before: Type, after: Type) -> tuple[Type, Type] | None:
+    """The first pair of arrays whose known dtypes differ once weak types are realised."""
+    from typing_pkg.dtypes import BY_NAME
+
+    left, right = _leaves(before), _leaves(after)
+    if left is None or right is None or len(left) != len(right):
+        return None
+    for a, b in zip(left, right, strict=True):
+        da, db = _realised(a), _realised(b)
+        if da is None or db is None or da == db:
+            continue
+        if BY_NAME[da].weak or BY_NAME[db].weak:
+            continue  # JAX adjusts a weakly typed carry; a weak output is not compared
+        return a, b
+    return None
+
+
+def _prefer_strong(init: Type, out: Type) -> Type:
+    """The loop's carry: the initial carry's type (the body keeps its dtypes)."""
+    return init
