@@ -20,17 +20,17 @@ def scale_activations(x: jax.Array) -> jax.Array:
     """Store activations in float8 to save memory, then rescale them."""
     stored = x.astype(jnp.float8_e4m3fn)
     scale = jnp.asarray(0.5, dtype=jnp.float16)
-    return stored * scale  # float8_e4m3fn and float16 have no promotion
+    return stored * scale  # caught: float8_e4m3fn and float16 have no promotion
 
 
 def dense(x: Array[bfloat16], w: Array[bfloat16], b: Array[float32]) -> Array[bfloat16]:
     """A bfloat16 layer whose float32 bias silently widens the result."""
-    return x @ w + b  # bfloat16 + float32 is float32: twice the memory
+    return x @ w + b  # caught: bfloat16 + float32 is float32, twice the memory
 
 
 def bucket(ids: Array[int32], n_buckets: int) -> Array[int32]:
     """Spread integer ids over buckets (meant ``ids // n_buckets``)."""
-    return ids / n_buckets  # true division of integers gives floats
+    return ids / n_buckets  # caught: true division of integers gives floats
 
 
 def main() -> None:

@@ -30,6 +30,8 @@ _LINE = re.compile(
     r"\s+\((?P<why>.*)\)$"
 )
 _NOT_AN = re.compile(r"Array\[(\w+)\] is not an Array\[(\w+)\]")
+_NOT_DECLARED = re.compile(r"(?P<chain>.+) gives (?P<got>\w+), not the declared (?P<declared>\w+)")
+_CALL = re.compile(r"(?P<function>[\w.]+)\((?P<args>[\w,=]*)\)")
 
 
 def expected_lines() -> list[re.Match[str]]:
@@ -43,22 +45,46 @@ def expected_lines() -> list[re.Match[str]]:
     return lines
 
 
+def operand(token: str) -> str | Undefined:
+    """Return a token's dtype: a dtype's name, or ``f(args)``, a JAX function's result.
+
+    The arguments of ``f`` are dtype names and ``key=value`` options, separated
+    by commas; ``typing_pkg.result_dtype`` gives the result.
+    """
+    call = _CALL.fullmatch(token)
+    if call is None:
+        return token
+    args: list[str] = []
+    options: dict[str, str] = {}
+    for arg in filter(None, call["args"].split(",")):
+        key, equals, value = arg.partition("=")
+        if equals:
+            options[key] = value
+        else:
+            args.append(arg)
+    found = typing_pkg.result_dtype(call["function"], *args, **options)
+    assert isinstance(found, type), f"{token} gives several arrays"
+    return found.__name__
+
+
 def evaluate(chain: str) -> str | Undefined:
     """Return what ``a OP b OP c …`` gives under the ``jax`` rules, left to right."""
     rules = get_rules("jax")
     tokens = chain.split()
-    result: str | Undefined = tokens[0]
-    for symbol, operand in zip(tokens[1::2], tokens[2::2], strict=True):
-        if isinstance(result, Undefined):
+    result = operand(tokens[0])
+    for symbol, token in zip(tokens[1::2], tokens[2::2], strict=True):
+        right = operand(token)
+        if isinstance(result, Undefined) or isinstance(right, Undefined):
             return result
-        result = rules.result(_OP_OF_SYMBOL[symbol], result, operand)
+        result = rules.result(_OP_OF_SYMBOL[symbol], result, right)
     return result
 
 
 def test_expected_lines_exist() -> None:
     lines = expected_lines()
     assert sum(m["dtype"] is not None for m in lines) >= 5
-    assert {m["code"] for m in lines} >= {"dtype-promotion", "arg-type"}
+    assert {m["code"] for m in lines} >= {"dtype-promotion", "arg-type", "return-value"}
+    assert any(_CALL.search(m["why"]) for m in lines if m["dtype"] is not None)
 
 
 @pytest.mark.parametrize("line", expected_lines(), ids=lambda m: f"{m['path']}:{m['line']}")
@@ -71,6 +97,11 @@ def test_expected_line_agrees_with_rules(line: re.Match[str]) -> None:
     elif line["code"] == "dtype-promotion":
         assert "# caught" in code
         assert isinstance(evaluate(line["why"]), Undefined)
+    elif line["code"] == "return-value":
+        assert "# caught" in code
+        declared = _NOT_DECLARED.fullmatch(line["why"])
+        assert declared is not None, line["why"]
+        assert evaluate(declared["chain"]) == declared["got"] != declared["declared"]
     else:
         assert line["code"] == "arg-type"
         assert "# caught" in code

@@ -1,0 +1,52 @@
+"""``docs/jax-code.rst`` shows what mypy reveals on plain JAX code: its program is checked.
+
+The page's Python block is written to a fresh project and checked by mypy
+with the plugin under the default rules; every ``reveal_type(...)  # Array[DT]``
+line must reveal exactly that type, and mypy must report nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "jax-code.rst"
+_COMMENT = re.compile(r"reveal_type\(.*\)  # (?P<type>Array\[\w+\])$")
+_REVEALED = re.compile(r'^demo\.py:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
+
+
+def page_program() -> str:
+    """Return the page's Python block."""
+    text = PAGE.read_text(encoding="utf-8")
+    match = re.search(r"^\.\. code-block:: python\n\n((?:   .*\n|\n)+)", text, re.MULTILINE)
+    assert match is not None, "no python block in docs/jax-code.rst"
+    return textwrap.dedent(match[1])
+
+
+def test_page_program_reveals_what_it_says(tmp_path: Path) -> None:
+    program = page_program()
+    wanted = {
+        number: f"typing_pkg.typing.{m['type'].replace('[', '[typing_pkg.dtypes.')}"
+        for number, line in enumerate(program.splitlines(), start=1)
+        if (m := _COMMENT.search(line))
+    }
+    assert len(wanted) >= 6
+    (tmp_path / "demo.py").write_text(program, encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--no-error-summary", "demo.py"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 0 and not done.stderr, done.stdout + done.stderr
+    revealed = {}
+    for line in done.stdout.splitlines():
+        match = _REVEALED.match(line)
+        assert match is not None, f"mypy reported more than revealed types: {line}"
+        revealed[int(match["line"])] = match["type"]
+    assert revealed == wanted
