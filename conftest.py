@@ -25,6 +25,7 @@ SLOW_MODULES: Final = frozenset(
     {
         "tests/conformance/test_live_libraries.py",  # each library observed afresh
         "tests/plugin/test_plugin_conformance.py",  # mypy over every truth cell
+        "tests/plugin/test_plugin_function_conformance.py",  # mypy over every function cell
         "tests/plugin/test_plugin_fuzz.py",  # thousands of random statements
         "tests/plugin/test_plugin_config.py",  # mypy and dmypy runs per configuration
         "tests/stubs/test_conformance.py",  # basedpyright and pyrefly over every cell
@@ -35,6 +36,8 @@ SLOW_MODULES: Final = frozenset(
         "tests/packaging/test_editable.py",  # an editable install, mypy and basedpyright
         "tests/typing/test_static.py",  # mypy --strict and basedpyright strict runs
         "tests/docs/test_plugin_examples.py",  # mypy on the examples and docstrings
+        "tests/docs/test_jax_code_page.py",  # mypy on the JAX page's program
+        "tests/corpus/test_plugin_on_corpus.py",  # the corpus run and mypy over it
         "tests/docs/test_docs_doctest.py",  # a Sphinx doctest build
         "tests/docs/test_docs_pages.py",  # a Sphinx HTML build
     }

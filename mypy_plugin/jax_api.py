@@ -450,9 +450,25 @@ def _argument(actuals: Actuals, name: str, position: int, sequence: bool, kind: 
     ``arrays``) or JAX's ``*args``: several arguments, one array each.
     """
     index = actuals.index(name, position)
-    if index is None or not actuals.types[index]:
+    if index is None:
         return ABSENT
     types, kinds, exprs = actuals.types[index], actuals.kinds[index], actuals.exprs[index]
+    if sequence and index > position:
+        # JAX's overloads spell ``atleast_1d(*arys)`` as ``(x, y, /, *arys)``: the nameless
+        # formals before the variadic one hold its first arrays (``einsum``'s nameless
+        # subscripts, a string, is no array)
+        before = range(position, index)
+        if all(
+            actuals.names[i] is None
+            and len(actuals.types[i]) == 1
+            and isinstance(_single(get_proper_type(actuals.types[i][0])), str)
+            for i in before
+        ):
+            types = [t for i in (*before, index) for t in actuals.types[i]]
+            kinds = [k for i in (*before, index) for k in actuals.kinds[i]]
+            exprs = [e for i in (*before, index) for e in actuals.exprs[i]]
+    if not types:
+        return ABSENT
     api = actuals.api
     if ARG_STAR in kinds:
         if len(kinds) != 1 or not sequence:
@@ -554,6 +570,14 @@ def result_type(
         return Outcome(with_dtype(env_array, declared, result))
     outcomes = [r if isinstance(r, str) else None for r in result]
     proper = get_proper_type(declared)
+    if (
+        isinstance(proper, Instance)
+        and proper.type.fullname == "builtins.tuple"
+        and len(proper.args) == 1
+        and _has_array(proper.args[0])
+    ):  # tuple[Array, ...] (``jnp.ix_``): one array per output
+        items = [with_dtype(env_array, proper.args[0], dtype) for dtype in outcomes]
+        return Outcome(TupleType(items, proper))
     if isinstance(proper, TupleType) and len(proper.items) == len(outcomes):
         new_items = [
             with_dtype(env_array, item, dtype)
@@ -562,6 +586,17 @@ def result_type(
         return Outcome(proper.copy_modified(items=new_items))
     distinct = set(outcomes)
     only = distinct.pop() if len(distinct) == 1 else None
+    if isinstance(proper, UnionType):
+        # ``svd`` without a literal ``compute_uv``: ``Array | SVDResult``; the tuple member
+        # gets one dtype per output
+        members = [
+            result_type(env_array, item, result).type
+            if isinstance(get_proper_type(item), TupleType)
+            else with_dtype(env_array, item, only)
+            for item in proper.items
+        ]
+        if all(m is not None for m in members):
+            return Outcome(UnionType.make_union([m for m in members if m is not None]))
     return Outcome(with_dtype(env_array, declared, only))
 
 
@@ -743,11 +778,46 @@ def _evaluate_one(
                 f"{type(error).__name__}: {error} for {call}"
             )  # fmt: skip
             return None, None
+    declared = _declared(hooks, declared, result, actuals, context)
     outcome = result_type(env_array, declared, result)
     if outcome.error is not None:
         unknown = _unknown(hooks, declared, api, context)
         return unknown, (None if guessed else outcome.error)
     return outcome.type, None
+
+
+def _declared(
+    hooks: Hooks, declared: Type, result: Result, actuals: Actuals, context: Context
+) -> Type:
+    """The declared return type, or the arrays the table says the call returns.
+
+    A JAX function without a return annotation (``lax.empty``, ``jnp.diagonal``
+    in JAX's stub, ``jnp.linalg.cross``) returns an array, or a tuple of one
+    array per output.  A call passing a ``return_*`` flag keeps the
+    declaration: the table types the default outputs.
+    """
+    from typing_pkg.api.kinds import NotArray
+
+    api = actuals.api
+    proper = get_proper_type(declared)
+    if isinstance(result, NotArray):
+        return declared
+    if not isinstance(proper, AnyType) or proper.type_of_any != TypeOfAny.unannotated:
+        return declared
+    if any(
+        name is not None and name.startswith("return_") and types
+        for name, types in zip(actuals.names, actuals.types, strict=True)
+    ):
+        return declared  # unique(…, return_index=…): the table types the default outputs
+    if not isinstance(result, tuple):
+        made = hooks.make_array(None, api, context)
+        return declared if made is None else made
+    arrays = [hooks.make_array(None, api, context) for _ in result]
+    if any(a is None for a in arrays):
+        return declared
+    items: list[Type] = [a for a in arrays if a is not None]
+    fallback = api.named_generic_type("builtins.tuple", [make_simplified_union(items)])
+    return TupleType(items, fallback)
 
 
 def function_callback(hooks: Hooks, full: str, ctx: FunctionContext) -> Type:
