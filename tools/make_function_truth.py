@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,39 +26,17 @@ TRUTH_DIR = ROOT / "truth" / "api"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.conformance.backend import ObservationError  # noqa: E402
 from tools.conformance.functions import observe_functions_in_subprocess  # noqa: E402
-from tools.conformance.truthfile import Cell, write_truth  # noqa: E402
-from tools.make_truth import check_file  # noqa: E402
+from tools.conformance.truthfile import Cell  # noqa: E402
+from tools.make_truth import argument_parser, record  # noqa: E402
 from typing_pkg.api import RULES_OF_CONFIG  # noqa: E402
 
 RULES: tuple[str, ...] = tuple(RULES_OF_CONFIG.values())
 
 
-def observe_timed(
-    rules: str, only: list[str] | None
-) -> tuple[list[str], list[Cell], float] | ObservationError:
-    """Observe one configuration in a subprocess; return its comment lines, cells and seconds."""
-    start = time.perf_counter()
-    try:
-        meta, cells = observe_functions_in_subprocess(rules, only)
-    except ObservationError as exc:
-        return exc
-    return meta, cells, time.perf_counter() - start
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """Parse the command line."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument(
-        "--rules",
-        action="append",
-        choices=RULES,
-        metavar="NAME",
-        help=f"configuration to observe, by rule-set name (repeatable): {', '.join(RULES)}",
-    )
-    parser.add_argument("--check", action="store_true", help="compare instead of writing")
-    parser.add_argument("--jobs", type=int, default=1, help="configurations observed at once")
+    parser = argument_parser(__doc__, RULES)
     parser.add_argument(
         "--only", action="append", metavar="NAME", help="observe only these functions (prefixes)"
     )
@@ -75,47 +50,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.only and not args.print:
         print("--only needs --print: truth files are written whole", file=sys.stderr)
         return 2
-    rule_sets: list[str] = list(dict.fromkeys(args.rules or RULES))
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outcomes = [pool.submit(observe_timed, rules, args.only) for rules in rule_sets]
-    status = 0
-    outdated: list[str] = []
-    for rules, future in zip(rule_sets, outcomes, strict=True):
-        outcome = future.result()
-        if isinstance(outcome, ObservationError):
-            print(f"{rules}: FAILED: {outcome}".replace("\n", "\n  "))
-            status = 1
-            continue
-        meta, cells, seconds = outcome
-        kinds = Counter(cell.error_kind or "ok" for cell in cells)
-        counts = ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
-        summary = f"{rules}: {len(cells)} cells ({counts}) in {seconds:.1f}s"
-        if args.print:
-            print(summary)
-            for c in cells:
-                shown = c.result if c.error_kind is None else f"{c.error_kind}: {c.error}"
-                weak = "*" if c.weak else ""
-                print(f"  {c.op}({c.left}{', ' + c.right if c.right else ''}) -> {shown}{weak}")
-            continue
-        path = TRUTH_DIR / f"{rules}.csv"
-        shown_path = path.relative_to(ROOT)
-        if not args.check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_truth(path, meta, cells)
-            print(f"{summary} -> {shown_path}")
-            continue
-        problems = check_file(path, meta, cells)
-        if not problems:
-            print(f"{summary}: {shown_path} is up to date")
-            continue
-        status = 1
-        outdated.append(rules)
-        print(f"{summary}: {shown_path} {problems[0]}")
-        print("".join(f"  {line}\n" for line in problems[1:]), end="")
-    if outdated:
-        options = " ".join(f"--rules {rules}" for rules in outdated)
-        print(f"regenerate with: python tools/make_function_truth.py {options}")
-    return status
+    only: list[str] | None = args.only
+    return record(
+        list(dict.fromkeys(args.rules or RULES)),
+        lambda rules: observe_functions_in_subprocess(rules, only),
+        TRUTH_DIR,
+        check=args.check,
+        jobs=args.jobs,
+        script="tools/make_function_truth.py",
+        show=_print_cells if args.print else None,
+    )
+
+
+def _print_cells(cells: list[Cell]) -> None:
+    """Print one line a cell: the call and its outcome."""
+    for c in cells:
+        shown = c.result if c.error_kind is None else f"{c.error_kind}: {c.error}"
+        weak = "*" if c.weak else ""
+        print(f"  {c.op}({c.left}{', ' + c.right if c.right else ''}) -> {shown}{weak}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -86,46 +87,40 @@ def check_file(path: Path, meta: list[str], cells: list[Cell]) -> list[str]:
     return ["differs", *diff_summary(old_meta, old_cells, meta, cells)]
 
 
-def observe_timed(rules: str) -> tuple[list[str], list[Cell], float] | ObservationError:
-    """Observe one rule set in a subprocess; return its comment lines, cells and seconds taken."""
+Observe = Callable[[str], tuple[list[str], list[Cell]]]
+"""Observe one rule set (in a subprocess): its comment lines and cells."""
+
+
+def observe_timed(
+    observe: Observe, rules: str
+) -> tuple[list[str], list[Cell], float] | ObservationError:
+    """Observe one rule set; return its comment lines, cells and seconds taken."""
     start = time.perf_counter()
     try:
-        meta, cells = observe_table_in_subprocess(rules)
+        meta, cells = observe(rules)
     except ObservationError as exc:
         return exc
     return meta, cells, time.perf_counter() - start
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    """Parse the command line."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument(
-        "--rules",
-        action="append",
-        choices=RULE_SETS,
-        metavar="NAME",
-        help=f"rule set to observe (repeatable; default all): {', '.join(RULE_SETS)}",
-    )
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="do not write; exit 1 if a recorded file differs from a fresh observation",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="rule sets observed at once, each in its own subprocess (default: 1)",
-    )
-    return parser.parse_args(argv)
+def record(
+    rule_sets: Sequence[str],
+    observe: Observe,
+    truth_dir: Path,
+    *,
+    check: bool,
+    jobs: int,
+    script: str,
+    show: Callable[[list[Cell]], None] | None = None,
+) -> int:
+    """Observe each rule set (``jobs`` at once) and write, check or ``show`` its cells.
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Regenerate or check the truth files and return the exit status."""
-    args = parse_args(argv)
-    rule_sets: list[str] = list(dict.fromkeys(args.rules or RULE_SETS))
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        outcomes = [pool.submit(observe_timed, rules) for rules in rule_sets]
+    Writes ``truth_dir/<rules>.csv``, or with ``check`` compares with it and
+    says how to regenerate (``python <script> --rules …``) what is out of
+    date; returns the exit status.
+    """
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        outcomes = [pool.submit(observe_timed, observe, rules) for rules in rule_sets]
 
     status = 0
     outdated: list[str] = []
@@ -136,12 +131,16 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
             continue
         meta, cells, seconds = outcome
-        path = TRUTH_DIR / f"{rules}.csv"
-        shown = path.relative_to(ROOT)
         kinds = Counter(cell.error_kind or "ok" for cell in cells)
         counts = ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
         summary = f"{rules}: {len(cells)} cells ({counts}) in {seconds:.1f}s"
-        if not args.check:
+        if show is not None:
+            print(summary)
+            show(cells)
+            continue
+        path = truth_dir / f"{rules}.csv"
+        shown = path.relative_to(ROOT)
+        if not check:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_truth(path, meta, cells)
             print(f"{summary} -> {shown}")
@@ -156,8 +155,51 @@ def main(argv: list[str] | None = None) -> int:
         print("".join(f"  {line}\n" for line in problems[1:]), end="")
     if outdated:
         options = " ".join(f"--rules {rules}" for rules in outdated)
-        print(f"regenerate with: python tools/make_truth.py {options}")
+        print(f"regenerate with: python {script} {options}")
     return status
+
+
+def argument_parser(doc: str | None, rule_sets: Sequence[str]) -> argparse.ArgumentParser:
+    """Return a recorder's parser, with the options every recorder takes."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument(
+        "--rules",
+        action="append",
+        choices=rule_sets,
+        metavar="NAME",
+        help=f"rule set to observe (repeatable; default all): {', '.join(rule_sets)}",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="do not write; exit 1 if a recorded file differs from a fresh observation",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="rule sets observed at once, each in its own subprocess (default: 1)",
+    )
+    return parser
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Parse the command line."""
+    return argument_parser(__doc__, RULE_SETS).parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Regenerate or check the truth files and return the exit status."""
+    args = parse_args(argv)
+    rule_sets: list[str] = list(dict.fromkeys(args.rules or RULE_SETS))
+    return record(
+        rule_sets,
+        observe_table_in_subprocess,
+        TRUTH_DIR,
+        check=args.check,
+        jobs=args.jobs,
+        script="tools/make_truth.py",
+    )
 
 
 if __name__ == "__main__":

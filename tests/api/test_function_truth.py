@@ -84,6 +84,9 @@ def test_the_comparison_catches_wrong_dtypes_weak_types_and_missed_or_false_erro
         Cell("jax.numpy.exp", "x=bool_", "", "float32", False, None, None),  # agrees
         Cell("jax.numpy.mean", "a=int8", "dtype=float", "float32", False, None, None),
         Cell("jax.numpy.frexp[1]", "x=float16", "", "int32", False, None, None),
+        # Several outputs, JAX refusing before it returns them: no index on the cell.
+        Cell("jax.numpy.frexp", "x=complex64", "", None, None, "dtype", "TypeError: no"),
+        Cell("jax.numpy.frexp", "x=int8", "", None, None, "dtype", "TypeError: no"),  # accepted
     ]
     report = compare_functions("jax", cells, entries=())
     whys = [m.why for m in report.mismatches]
@@ -93,8 +96,10 @@ def test_the_comparison_catches_wrong_dtypes_weak_types_and_missed_or_false_erro
         "missed error",
         "false error: - does not accept bool_",
         "JAX fails (bug) and no named exception says why",
+        "missed error",
     ]
     assert report.counts["exact"] == 3
+    assert report.counts["refused"] == 1
 
 
 def test_a_named_exception_explains_a_failure_and_an_unused_one_is_reported() -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from tools.conformance.compare import compare
 from tools.conformance.observe import RULE_SETS, observe_table_in_subprocess
-from tools.conformance.truthfile import read_truth
+from tools.conformance.truthfile import read_truth_file
 
 TRUTH = Path(__file__).resolve().parents[2] / "truth"
 
@@ -29,12 +29,16 @@ TRUTH = Path(__file__).resolve().parents[2] / "truth"
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_rules_match_the_live_library_and_the_truth_file_is_fresh(rules: str) -> None:
-    _, cells = observe_table_in_subprocess(rules)
+    meta, cells = observe_table_in_subprocess(rules)
     report = compare(rules, cells)
     print(report.summary())
     assert report.ok, report.details()
 
-    recorded = read_truth(TRUTH / f"{rules}.csv")
+    recorded_meta, recorded = read_truth_file(TRUTH / f"{rules}.csv")
+    assert meta == recorded_meta, (
+        f"truth/{rules}.csv's header is stale (regenerate it with "
+        f"'python tools/make_truth.py --rules {rules}')"
+    )
     assert len(cells) == len(recorded)
     stale = [(new, old) for new, old in zip(cells, recorded, strict=True) if new != old]
     assert not stale, (

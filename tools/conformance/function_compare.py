@@ -259,16 +259,28 @@ def _call(name: str, cell: Cell, sequences: set[str]) -> Call:
 
 def expected(kind: Kind, cell: Cell, env: Env) -> Result:
     """Return what the table says the cell's call gives (its output, for ``name[i]``)."""
-    return _output(kind.result(call_of(kind, cell), env), cell.op)
+    return _output(kind.result(call_of(kind, cell), env), cell)
 
 
-def _output(outcome: Result, op: str) -> Result:
-    index = _index(op)
-    if isinstance(outcome, tuple):
-        if index is None or index >= len(outcome):
-            return Undefined(f"the table gives {len(outcome)} outputs")
+def _output(outcome: Result, cell: Cell) -> Result:
+    """Return the output of ``outcome`` the cell records (``name[i]``: the i-th).
+
+    A cell of a function of several outputs without an index is one where JAX
+    raised before returning them: where it raised for the dtypes, one output's
+    refusal is the table's answer (and none is a missed error); where it
+    failed for another reason, the table's outputs are beside the point.
+    """
+    index = _index(cell.op)
+    if not isinstance(outcome, tuple):
+        return outcome
+    if index is not None and index < len(outcome):
         return outcome[index]
-    return outcome
+    refused = [item for item in outcome if isinstance(item, Undefined)]
+    if refused:
+        return refused[0]
+    if cell.error_kind == "dtype" and index is None:
+        return outcome[0]  # the table accepts what JAX refuses
+    return Undefined(f"the table gives {len(outcome)} outputs")
 
 
 def _agrees(env: Env, cell: Cell, result: str) -> bool:
@@ -345,7 +357,7 @@ def compare_functions(
             why = f"the truth names parameters {sorted(set(call.args) - names)} the table does not"
             report.mismatches.append(FunctionMismatch(cell, "-", why))
             continue
-        outcome = _output(kind.result(call, env), cell.op)
+        outcome = _output(kind.result(call, env), cell)
         verdict, why = _classify(env, outcome, cell, entries)
         report.counts[verdict] += 1
         if verdict == "excepted":

@@ -50,9 +50,6 @@ import contextlib
 import inspect
 import os
 import re
-import subprocess
-import sys
-import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -61,6 +58,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from typing_pkg.api import RULES_OF_CONFIG, table
+from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
 from typing_pkg.api.kinds import Choose, Join, Kind, LaxSame, NotAnArray, UnknownDtype
 from typing_pkg.dtypes import BY_NAME
 
@@ -70,12 +68,12 @@ from .backend import (
     PY_SCALARS,
     WEAK_NAMES,
     ErrorRule,
-    ObservationError,
     ResultNotArray,
     format_error,
     package_versions,
 )
-from .truthfile import Cell, format_truth, read_truth_file
+from .observe import run_observer
+from .truthfile import Cell, format_truth
 
 __all__ = [
     "DTYPE_OPTIONS",
@@ -596,22 +594,8 @@ NEEDS_DIMENSIONS: Final = frozenset(
     | {
         f"jax.lax.{name}"
         for name in (
-            "reshape",
-            "transpose",
-            "broadcast",
-            "broadcast_in_dim",
-            "rev",
-            "slice",
-            "slice_in_dim",
-            "dynamic_slice",
-            "dynamic_slice_in_dim",
-            "index_in_dim",
-            "dynamic_index_in_dim",
-            "collapse",
-            "tile",
-            "sort",
+            *SHAPE_OPERATIONS,
             "gather",
-            "split",
             "squeeze",
             "expand_dims",
             "unstack",
@@ -1240,24 +1224,4 @@ def observe_functions_in_subprocess(
     rules: str, only: Sequence[str] | None = None
 ) -> tuple[list[str], list[Cell]]:
     """Observe in a fresh interpreter (one JAX configuration per process)."""
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    env.setdefault("JAX_PLATFORMS", "cpu")
-    env["PYTHONHASHSEED"] = "0"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / f"{rules}.csv"
-        proc = subprocess.run(
-            [sys.executable, "-c", _CHILD_CODE, rules, str(out), *(only or ())],
-            cwd=root,
-            env=env,
-            check=False,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-        )
-        if proc.returncode != 0 or not out.exists():
-            tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
-            raise ObservationError(f"observing functions under {rules!r} failed:\n{tail}")
-        return read_truth_file(out)
+    return run_observer(_CHILD_CODE, rules, *(only or ()))

@@ -164,6 +164,16 @@ def observe_table_in_subprocess(rules: str) -> tuple[list[str], list[Cell]]:
     """Observe one rule set in a fresh Python interpreter and return its comment lines and cells."""
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
+    return run_observer(_CHILD_CODE, rules)
+
+
+def run_observer(child_code: str, rules: str, *arguments: str) -> tuple[list[str], list[Cell]]:
+    """Run ``child_code`` in a fresh Python interpreter and return the truth file it writes.
+
+    The child is called as ``python -c child_code rules out_path *arguments``
+    and writes the truth file of ``rules`` to ``out_path``; one interpreter
+    per rule set, so that JAX's configuration does not leak from one to another.
+    """
     root = str(_repo_root())
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
@@ -175,7 +185,7 @@ def observe_table_in_subprocess(rules: str) -> tuple[list[str], list[Cell]]:
         # -c puts the working directory first on sys.path: run in the repository so
         # that this very copy of typing_pkg is the one imported.
         proc = subprocess.run(
-            [sys.executable, "-c", _CHILD_CODE, rules, str(out)],
+            [sys.executable, "-c", child_code, rules, str(out), *arguments],
             cwd=root,
             env=env,
             check=False,
@@ -185,7 +195,7 @@ def observe_table_in_subprocess(rules: str) -> tuple[list[str], list[Cell]]:
             errors="replace",
         )
         if proc.returncode != 0 or not out.exists():
-            tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
+            tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
             raise ObservationError(
                 f"observing {rules!r} in a subprocess failed with exit code {proc.returncode}:\n"
                 + tail

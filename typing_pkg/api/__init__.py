@@ -75,7 +75,7 @@ import contextlib
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from typing_pkg.api.kinds import Call, Env, Kind, NotArray, Operand, Result, Unknown
 from typing_pkg.dtypelike import to_marker
@@ -320,52 +320,89 @@ def _marker_single(full: str, outcome: Result) -> type[DType]:
     raise PromotionError(f"{full}: {outcome}")
 
 
-# The fast path, as promote_types': nested dicts keyed by the arguments as given (cheaper
-# than hashing a tuple) for up to two operands and a dtype= option; a tuple of everything
-# for the other calls.  _NONE stands for an argument not given.
+# The fast path.  A lookup must cost no more than about a promotion, so the common calls
+# (one or two dtypes, perhaps dtype=, the default rules) are answered by nested dicts keyed
+# by the arguments as given (cheaper than hashing a tuple), one table per shape of call;
+# the signature takes ``rules`` in ``**options`` since a keyword-only parameter with a
+# default costs every call a dict lookup.  _NONE stands for an argument not given.  The
+# other calls are keyed by a tuple of everything.
 _NONE: Final = object()
-_fast: Final[dict[Any, dict[Any, dict[Any, dict[Any, dict[Any, Any]]]]]] = {}
-_other: Final[dict[Any, dict[Any, dict[Any, Any]]]] = {}
+_Answer = type[DType] | tuple[type[DType], ...]
+_unary: Final[dict[Any, dict[Any, _Answer]]] = {}  # function → a
+_binary: Final[dict[Any, dict[Any, dict[Any, _Answer]]]] = {}  # function → a → b
+_typed: Final[dict[Any, dict[Any, dict[Any, dict[Any, _Answer]]]]] = {}  # dtype → function → a → b
+_other: Final[dict[Any, dict[Any, dict[Any, _Answer]]]] = {}  # rules → function → everything
 
 
-def result_dtype(
-    function: str,
-    a: Any = _NONE,
-    b: Any = _NONE,
-    /,
-    *more: Any,
-    rules: str = DEFAULT,
-    dtype: Any = _NONE,
-    **options: Any,
-) -> type[DType] | tuple[type[DType], ...]:
-    """Return the dtype marker ``function`` gives for arguments of these dtypes.
+if TYPE_CHECKING:
 
-    The positional arguments after ``function`` are the dtypes of its array
-    arguments, ``dtype=`` and the other keywords its options; see the module
-    documentation.  A weak marker stands for a weakly typed result, ``DType``
-    for an unknown dtype.
-    """
-    simple = not more and not options
-    try:
-        if simple:
-            return _fast[rules][function][a][b][dtype]  # type: ignore[no-any-return]
-        key = (a, b, more, dtype, tuple(options.items()))
-        return _other[rules][function][key]  # type: ignore[no-any-return]
-    except (KeyError, TypeError):  # not seen yet, or unhashable
-        pass
+    def result_dtype(
+        function: str,
+        /,
+        *dtypes: Any,
+        rules: str = DEFAULT,
+        dtype: Any = None,
+        **options: Any,
+    ) -> type[DType] | tuple[type[DType], ...]:
+        """Return the dtype marker ``function`` gives for arguments of these dtypes."""
+        ...
+
+else:
+
+    def result_dtype(function, a=_NONE, b=_NONE, /, *more, dtype=_NONE, **options):
+        """Return the dtype marker ``function`` gives for arguments of these dtypes.
+
+        The positional arguments after ``function`` are the dtypes of its array
+        arguments, ``dtype=`` and the other keywords its options (``rules=`` the
+        rule set, :data:`~typing_pkg.rules.DEFAULT` unless given); see the module
+        documentation.  A weak marker stands for a weakly typed result, ``DType``
+        for an unknown dtype.
+        """
+        if not (more or options):
+            try:
+                if dtype is _NONE:
+                    if b is _NONE:
+                        return _unary[function][a]
+                    return _binary[function][a][b]
+                return _typed[dtype][function][a][b]
+            except (KeyError, TypeError):  # not seen yet, or unhashable
+                pass
+        return _result_dtype(function, a, b, more, dtype, options)
+
+
+def _result_dtype(
+    function: str, a: object, b: object, more: tuple[object, ...], dtype: object, options: Any
+) -> _Answer:
+    """Answer a call the fast path has not seen (and remember it if it may)."""
+    rules: str = options.pop("rules", DEFAULT)
+    key = (a, b, more, dtype, tuple(options.items()))
+    with contextlib.suppress(KeyError, TypeError):  # not seen yet, or unhashable
+        return _other[rules][function][key]
     args = tuple(x for x in (a, b) if x is not _NONE) + more
     if dtype is not _NONE:
         options = {"dtype": dtype, **options}
     found = explain(function, *args, rules=rules, **options)
     answer = _marker(found.function, found.result)
-    cacheable = all(_cacheable(x) for x in (a, b, dtype, *more, *options.values()))
-    with contextlib.suppress(TypeError):  # unhashable arguments are not cached
-        if not cacheable:  # an array passed in must not be kept alive by the cache
-            pass
-        elif simple:
-            by_a = _fast.setdefault(rules, {}).setdefault(function, {}).setdefault(a, {})
-            by_a.setdefault(b, {})[dtype] = answer
-        else:
-            key = (a, b, more, dtype, tuple(options.items()))
-            _other.setdefault(rules, {}).setdefault(function, {})[key] = answer
+    if all(_keyable(x) for x in key):
+        with contextlib.suppress(TypeError):  # a dtype-like may be unhashable
+            if more or rules != DEFAULT or options.keys() - {"dtype"}:
+                _other.setdefault(rules, {}).setdefault(function, {})[key] = answer
+            elif dtype is not _NONE:
+                _typed.setdefault(dtype, {}).setdefault(function, {}).setdefault(a, {})[b] = answer
+            elif b is _NONE:
+                _unary.setdefault(function, {})[a] = answer
+            else:
+                _binary.setdefault(function, {}).setdefault(a, {})[b] = answer
     return answer
+
+
+def _keyable(x: object) -> bool:
+    """Return whether ``x`` may be part of a cache key.
+
+    Not an array, which the cache must not keep alive (``promote_types``'
+    test), nor a Python scalar value: ``True``, ``1`` and ``1.0`` are equal
+    keys but give different dtypes.
+    """
+    if isinstance(x, tuple):
+        return all(_keyable(item) for item in cast("tuple[object, ...]", x))
+    return type(x) not in _PY_TYPES and _cacheable(x)

@@ -27,7 +27,7 @@ from typing import Final
 
 from typing_pkg.api.kinds import Cast, Fill, Fixed, Keep, Kind, LaxDot, LaxSame, Like, Outputs
 
-__all__ = ["ELEMENTWISE", "LAX"]
+__all__ = ["ELEMENTWISE", "LAX", "SHAPE_OPERATIONS"]
 
 _FC: Final = LaxSame(("x",), accepts="fc")
 _F: Final = LaxSame(("x",), accepts="f")
@@ -39,6 +39,26 @@ _BINARY_BOOL_INT: Final = LaxSame(("x", "y"), accepts="biu")
 _COMPARE_ANY: Final = LaxSame(("x", "y"), to="bool")
 _COMPARE_ORDERED: Final = LaxSame(("x", "y"), accepts="biuf", to="bool")
 _OPERAND: Final = Keep(("operand",))
+
+SHAPE_OPERATIONS: Final[tuple[str, ...]] = (
+    "reshape",
+    "transpose",
+    "broadcast",
+    "broadcast_in_dim",
+    "rev",
+    "slice",
+    "slice_in_dim",
+    "dynamic_slice",
+    "dynamic_slice_in_dim",
+    "index_in_dim",
+    "dynamic_index_in_dim",
+    "collapse",
+    "tile",
+    "sort",
+    "split",
+)
+"""The functions that rearrange or select from their ``operand``, its dtype kept."""
+
 _REDUCE: Final = LaxSame(("operand",), accepts="iufc")
 # The logical reductions refuse the integers narrower than a byte.
 _REDUCE_BOOL_INT: Final = LaxSame(
@@ -186,26 +206,7 @@ LAX: Final[Mapping[str, Kind]] = {
     "dynamic_update_slice": LaxSame(("operand", "update"), strong=True),
     "dynamic_update_slice_in_dim": LaxSame(("operand", "update"), strong=True),
     "dynamic_update_index_in_dim": LaxSame(("operand", "update"), strong=True),
-    **dict.fromkeys(
-        (
-            "reshape",
-            "transpose",
-            "broadcast",
-            "broadcast_in_dim",
-            "rev",
-            "slice",
-            "slice_in_dim",
-            "dynamic_slice",
-            "dynamic_slice_in_dim",
-            "index_in_dim",
-            "dynamic_index_in_dim",
-            "collapse",
-            "tile",
-            "sort",
-            "split",
-        ),
-        _OPERAND,
-    ),
+    **dict.fromkeys(SHAPE_OPERATIONS, _OPERAND),
     "squeeze": Keep(("array",)),
     "expand_dims": Keep(("array",)),
     "unstack": Keep(("x",)),

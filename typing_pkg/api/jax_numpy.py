@@ -34,6 +34,8 @@ from typing_pkg.api.kinds import (
     ToReal,
     UnknownDtype,
 )
+from typing_pkg.dtypes import ABSTRACT, CONCRETE, DType
+from typing_pkg.rules.jax import JaxX64Rules
 
 __all__ = ["FFT", "LINALG", "NUMPY"]
 
@@ -95,6 +97,17 @@ def _not(reason: str) -> NotAnArray:
 _DTYPE: Final = _not("a scalar type (dtype) object")
 _CATEGORY: Final = _not("an abstract dtype category")
 _CONSTANT: Final = _not("a Python float constant")
+
+# jax.numpy's scalar types: one per dtype JAX has, and NumPy's aliases of them.
+_SCALAR_TYPES: Final = sorted(
+    {m.name for m in CONCRETE}.intersection(JaxX64Rules.array_types).union(
+        ("bool", "cdouble", "complex_", "csingle", "double", "float_", "int_", "single", "uint")
+    )
+)
+# Its abstract dtype categories: ours (but the root) and NumPy's non-numeric ones.
+_CATEGORIES: Final = sorted(
+    {m.name for m in ABSTRACT if m is not DType}.union(("character", "flexible", "object_"))
+)
 
 NUMPY: Final[Mapping[str, Kind]] = {
     # -- the Python operators' functions --------------------------------------------------
@@ -520,68 +533,8 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "fromfile": UnknownDtype("not implemented by JAX (raises NotImplementedError)"),
     "fromiter": UnknownDtype("not implemented by JAX (raises NotImplementedError)"),
     # -- not functions returning arrays ----------------------------------------------------
-    **dict.fromkeys(
-        (
-            "bfloat16",
-            "bool",
-            "bool_",
-            "cdouble",
-            "complex128",
-            "complex64",
-            "complex_",
-            "csingle",
-            "double",
-            "float16",
-            "float32",
-            "float4_e2m1fn",
-            "float64",
-            "float6_e2m3fn",
-            "float6_e3m2fn",
-            "float8_e3m4",
-            "float8_e4m3",
-            "float8_e4m3b11fnuz",
-            "float8_e4m3fn",
-            "float8_e4m3fnuz",
-            "float8_e5m2",
-            "float8_e5m2fnuz",
-            "float8_e8m0fnu",
-            "float_",
-            "int1",
-            "int16",
-            "int2",
-            "int32",
-            "int4",
-            "int64",
-            "int8",
-            "int_",
-            "single",
-            "uint",
-            "uint1",
-            "uint16",
-            "uint2",
-            "uint32",
-            "uint4",
-            "uint64",
-            "uint8",
-        ),
-        _DTYPE,
-    ),
-    **dict.fromkeys(
-        (
-            "character",
-            "complexfloating",
-            "flexible",
-            "floating",
-            "generic",
-            "inexact",
-            "integer",
-            "number",
-            "object_",
-            "signedinteger",
-            "unsignedinteger",
-        ),
-        _CATEGORY,
-    ),
+    **dict.fromkeys(_SCALAR_TYPES, _DTYPE),
+    **dict.fromkeys(_CATEGORIES, _CATEGORY),
     **dict.fromkeys(("e", "euler_gamma", "inf", "nan", "pi"), _CONSTANT),
     "dtype": _not("the dtype class"),
     "finfo": _not("machine limits of a float type (a class)"),
@@ -636,7 +589,7 @@ LINALG: Final[Mapping[str, Kind]] = {
     "matrix_power": Keep(("a",)),
     "det": ToInexact(("a",), accepts="biufc", scalars=False),
     "slogdet": Outputs((_LINALG_INEXACT, _LINALG_REAL), unknown_for=frozenset({"int1"})),
-    "eig": Outputs((ToComplex(("a",)), ToComplex(("a",)))),
+    "eig": Outputs((ToComplex(("a",), refuses=_NO_FLOAT), ToComplex(("a",), refuses=_NO_FLOAT))),
     "eigvals": ToComplex(("a",), scalars=False, refuses=_NO_FLOAT),
     "eigh": Outputs((_LINALG_REAL, _LINALG_INEXACT)),
     "eigvalsh": _LINALG_REAL,

@@ -364,6 +364,47 @@ class Kind(ABC):
         return f"{self.kind}({', '.join(self.param_specs)})"
 
 
+def _unless_requested(
+    outcome: Outcome, call: Call, name: str | None, env: Env, refuses: frozenset[str]
+) -> Result:
+    """Return the dtype the ``name`` option asks for, if given and ``outcome`` is defined."""
+    requested = _dtype_option(call, name, env, refuses)
+    return outcome if requested is None or isinstance(outcome, Undefined) else requested
+
+
+class _Listed:
+    """A kind whose ``params`` field lists its array parameters' specs."""
+
+    params: tuple[str, ...]
+
+    @property
+    def param_specs(self) -> tuple[str, ...]:
+        """The ``params`` field: the array parameters, in JAX's positional order."""
+        return self.params
+
+
+class _DtypeOption:
+    """A kind whose ``dtype`` field names the option setting the result dtype, if it has one."""
+
+    dtype: str | None
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The result-dtype option, if any."""
+        return (self.dtype,) if self.dtype else ()
+
+
+class _DtypeParam:
+    """A kind whose ``dtype`` field names its ``dtype`` parameter."""
+
+    dtype: str
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The ``dtype`` parameter."""
+        return (self.dtype,)
+
+
 def _dtype_option(
     call: Call, name: str | None, env: Env, refuses: frozenset[str] = frozenset()
 ) -> str | Undefined | None:
@@ -380,7 +421,7 @@ def _dtype_option(
 
 
 @dataclass(frozen=True)
-class Operator(Kind):
+class Operator(_Listed, _DtypeOption, Kind):
     """Exactly a Python operator (``jnp.add`` is ``+``): the rule set's operator result."""
 
     kind: ClassVar[str] = "operator"
@@ -390,23 +431,9 @@ class Operator(Kind):
     dtype: str | None = None
     """An option that sets the result dtype (``matmul``'s ``preferred_element_type``)."""
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The operands."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The result-dtype option, if any."""
-        return (self.dtype,) if self.dtype else ()
-
     def compute(self, call: Call, env: Env) -> Result:
         """Ask the rule set for the operator's result (Python scalars passed as they are)."""
-        outcome = self._operator(call, env)
-        requested = _dtype_option(call, self.dtype, env, self.refuses)
-        if requested is None or isinstance(outcome, Undefined):
-            return outcome
-        return requested
+        return _unless_requested(self._operator(call, env), call, self.dtype, env, self.refuses)
 
     def _operator(self, call: Call, env: Env) -> Outcome:
         operands: list[str] = []
@@ -422,7 +449,7 @@ class Operator(Kind):
 
 
 @dataclass(frozen=True)
-class Join(Kind):
+class Join(_Listed, _DtypeOption, Kind):
     """The join of the array arguments (weak when all are weak), then a dtype check."""
 
     kind: ClassVar[str] = "join"
@@ -468,16 +495,6 @@ class Join(Kind):
     """The implementation combines the input with the converted result, and they must
     promote: ``"input"`` as given (``nn.standardize``), ``"realised"`` (``nn.log_softmax``
     subtracts a float from the input's maximum, a strongly typed array)."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The arrays joined."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The result-dtype option, if any."""
-        return (self.dtype,) if self.dtype else ()
 
     def convert(self, t: str, env: Env) -> str:
         """Convert the join (the identity here; subclasses make it inexact, numeric, …)."""
@@ -656,7 +673,7 @@ class Predicate(Join):
 
 
 @dataclass(frozen=True)
-class Fixed(Kind):
+class Fixed(_Listed, Kind):
     """A fixed dtype whatever the arguments: ``"int"`` is the default int (indices)."""
 
     kind: ClassVar[str] = "fixed"
@@ -672,11 +689,6 @@ class Fixed(Kind):
     """Whether the arguments must promote (``lexsort`` sorts keys of any dtypes)."""
     weak: bool = False
     """Weakly typed when the arguments are (``lax.top_k``'s indices)."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The arguments (checked to promote and to be accepted)."""
-        return self.params
 
     def compute(self, call: Call, env: Env) -> Result:
         """Check the arguments, then give the fixed dtype."""
@@ -707,7 +719,7 @@ class Fixed(Kind):
 
 
 @dataclass(frozen=True)
-class Keep(Kind):
+class Keep(_Listed, Kind):
     """The input's dtype (``reshape``, ``sort``, ``round``, ``relu``)."""
 
     kind: ClassVar[str] = "keep"
@@ -728,11 +740,6 @@ class Keep(Kind):
     """What a Python scalar gives: ``"keep"`` (its weak type), ``"int"`` (an int or bool
     is a count: the default int, as ``random.choice(key, 5)`` draws from ``arange(5)``;
     other scalars are refused) or ``"int-only"`` (the same, a bool refused too)."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The input (several inputs: one array each, or their join)."""
-        return self.params
 
     def compute(self, call: Call, env: Env) -> Result:
         """The input, realised when the function drops the weak type."""
@@ -777,7 +784,7 @@ _CONVERSIONS: Final = ("same", "numeric", "inexact", "bool", "real")
 
 
 @dataclass(frozen=True)
-class Reduce(Kind):
+class Reduce(_Listed, Kind):
     """A reduction's result dtype: JAX's ``_reduction`` and ``_cumulative_reduction``.
 
     Without ``dtype=``: the input (realised: reductions are strongly typed)
@@ -812,11 +819,6 @@ class Reduce(Kind):
     def __post_init__(self) -> None:
         if self.convert not in _CONVERSIONS:
             raise ValueError(f"unknown conversion {self.convert!r}")
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The reduced array."""
-        return self.params
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -878,7 +880,7 @@ class Reduce(Kind):
 
 
 @dataclass(frozen=True)
-class Create(Kind):
+class Create(_Listed, _DtypeParam, Kind):
     """A new array of the ``dtype`` argument, else of JAX's default dtype of a kind."""
 
     kind: ClassVar[str] = "create"
@@ -894,16 +896,6 @@ class Create(Kind):
     ints: str | None = None
     """What an integer request gives instead: a dtype, a kind letter, or ``"inexact"``
     (``fft.rfftfreq`` divides: ``to_inexact_dtype`` of the request)."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The array parameters (their dtypes do not matter)."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The ``dtype`` parameter."""
-        return (self.dtype,)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The requested dtype, or the default."""
@@ -925,7 +917,7 @@ class Create(Kind):
 
 
 @dataclass(frozen=True)
-class Fill(Kind):
+class Fill(_Listed, _DtypeParam, Kind):
     """The dtype of a value argument, unless ``dtype=`` (``full``, ``array``, ``asarray``).
 
     A Python scalar or weakly typed value gives a weakly typed array; a
@@ -945,16 +937,6 @@ class Fill(Kind):
     """Realise the value's dtype (``arange``, ``linspace``: ``dtypes.result_type``)."""
     accepts: str = "biufc"
     requested_accepts: str = "biufc"
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The value(s)."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The ``dtype`` parameter."""
-        return (self.dtype,)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The requested dtype, or the value's."""
@@ -980,23 +962,13 @@ class Fill(Kind):
 
 
 @dataclass(frozen=True)
-class Like(Kind):
+class Like(_Listed, _DtypeParam, Kind):
     """The prototype's dtype (weak kept), unless ``dtype=`` (``zeros_like``, ``full_like``)."""
 
     kind: ClassVar[str] = "like"
     summary: ClassVar[str] = "the prototype's dtype (weak kept), unless dtype="
     params: tuple[str, ...] = ("a",)
     dtype: str = "dtype"
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The prototype."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The ``dtype`` parameter."""
-        return (self.dtype,)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The requested dtype, or the prototype's."""
@@ -1007,7 +979,7 @@ class Like(Kind):
 
 
 @dataclass(frozen=True)
-class Cast(Kind):
+class Cast(_Listed, _DtypeParam, Kind):
     """An explicit cast: the requested dtype, strongly typed (``astype``)."""
 
     kind: ClassVar[str] = "cast"
@@ -1024,16 +996,6 @@ class Cast(Kind):
     """``lax.bitcast_convert_type``: a bool or complex operand only to its own dtype."""
     same_keeps: bool = False
     """A request of the input's own dtype returns the input (``Array.view``: weak kept)."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The array cast."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The ``dtype`` parameter."""
-        return (self.dtype,)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The requested dtype; without one, the input's."""
@@ -1063,7 +1025,7 @@ class Cast(Kind):
 
 
 @dataclass(frozen=True)
-class LaxSame(Kind):
+class LaxSame(_DtypeOption, Kind):
     """A ``lax`` primitive: the operands must have one dtype (no promotion).
 
     Python scalars and weakly typed arrays count as their run-time dtype (a
@@ -1095,11 +1057,6 @@ class LaxSame(Kind):
         """The operands (and the exponent-like parameter)."""
         return (*self.params, self.int_or_same) if self.int_or_same else self.params
 
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The result-dtype option, if any."""
-        return (self.dtype,) if self.dtype else ()
-
     def operands(self, call: Call) -> list[str]:
         """The operands that must agree: the exponent-like one only when not an integer."""
         found = super().operands(call)
@@ -1115,11 +1072,7 @@ class LaxSame(Kind):
 
     def compute(self, call: Call, env: Env) -> Result:
         """Check that the operands agree and the kind is accepted, then convert."""
-        outcome = self._same(call, env)
-        requested = _dtype_option(call, self.dtype, env, self.refuses)
-        if requested is None or isinstance(outcome, Undefined):
-            return outcome
-        return requested
+        return _unless_requested(self._same(call, env), call, self.dtype, env, self.refuses)
 
     def _same(self, call: Call, env: Env) -> Outcome:
         markers: list[str] = []
@@ -1159,7 +1112,7 @@ class LaxSame(Kind):
 
 
 @dataclass(frozen=True)
-class LaxDot(Kind):
+class LaxDot(_Listed, _DtypeOption, Kind):
     """``lax.dot_general``: the operand of "higher precision" (XLA's HigherPrecisionType).
 
     Operands are ordered by (complex, largest exponent, mantissa bits, bit width,
@@ -1174,16 +1127,6 @@ class LaxDot(Kind):
     dtype: str | None = "preferred_element_type"
     floats: tuple[tuple[str, int, int, int], ...] = ()
     """Each float type's (name, maxexp, nmant, bits), as ``jax.dtypes.finfo`` gives them."""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The two operands."""
-        return self.params
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """``preferred_element_type``."""
-        return (self.dtype,) if self.dtype else ()
 
     def _rank(self, t: str) -> tuple[bool, int, int, int, bool]:
         marker = BY_NAME[t]
@@ -1228,7 +1171,7 @@ class LaxDot(Kind):
 
 
 @dataclass(frozen=True)
-class Sample(Kind):
+class Sample(_DtypeOption, Kind):
     """A random sampler: the ``dtype`` argument (of the accepted kinds), else a default."""
 
     kind: ClassVar[str] = "sample"
@@ -1249,11 +1192,6 @@ class Sample(Kind):
     def param_specs(self) -> tuple[str, ...]:
         """The key's dtype does not matter."""
         return ()
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        """The ``dtype`` parameter."""
-        return (self.dtype,) if self.dtype else ()
 
     def compute(self, call: Call, env: Env) -> Result:
         """The requested dtype, checked, or the default."""
@@ -1351,11 +1289,11 @@ class Choose(Kind):
 
 
 @dataclass(frozen=True)
-class UnknownDtype(Kind):
-    """The dtype depends on values, or is not one we have a marker for: never wrong."""
+class _Reasoned(Kind):
+    """A kind whose answer is one outcome, with a reason, whatever the arguments."""
 
-    kind: ClassVar[str] = "unknown"
-    summary: ClassVar[str] = "an array whose dtype the argument dtypes do not determine"
+    outcome: ClassVar[type[Unknown | NotArray]]
+    """The outcome, made from the reason."""
     reason: str = ""
 
     @property
@@ -1364,34 +1302,30 @@ class UnknownDtype(Kind):
         return ()
 
     def compute(self, call: Call, env: Env) -> Result:
-        """Always unknown."""
-        return Unknown(self.reason)
+        """Always the outcome."""
+        return self.outcome(self.reason)
 
     def describe(self) -> str:
-        """The reason."""
-        return f"unknown: {self.reason}"
+        """The outcome and its reason."""
+        return str(self.outcome(self.reason))
 
 
 @dataclass(frozen=True)
-class NotAnArray(Kind):
+class UnknownDtype(_Reasoned):
+    """The dtype depends on values, or is not one we have a marker for: never wrong."""
+
+    kind: ClassVar[str] = "unknown"
+    summary: ClassVar[str] = "an array whose dtype the argument dtypes do not determine"
+    outcome: ClassVar[type[Unknown | NotArray]] = Unknown
+
+
+@dataclass(frozen=True)
+class NotAnArray(_Reasoned):
     """A public name that is not a function returning arrays (dtypes, classes, utilities)."""
 
     kind: ClassVar[str] = "not-array"
     summary: ClassVar[str] = "not a function returning arrays (a dtype, a class, a utility)"
-    reason: str = ""
-
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """No parameter."""
-        return ()
-
-    def compute(self, call: Call, env: Env) -> Result:
-        """Always not an array."""
-        return NotArray(self.reason)
-
-    def describe(self) -> str:
-        """The reason."""
-        return f"not an array: {self.reason}"
+    outcome: ClassVar[type[Unknown | NotArray]] = NotArray
 
 
 KINDS: Final[tuple[type[Kind], ...]] = (
