@@ -31,6 +31,7 @@ smallest to the largest program, and the size of the generated stubs.
 from __future__ import annotations
 
 import argparse
+import builtins
 import json
 import os
 import random
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from typing_pkg.ops import SYMBOL  # noqa: E402
-from typing_pkg.rules import Undefined, get_rules  # noqa: E402
+from typing_pkg.rules import PY_SCALARS, Undefined, get_rules  # noqa: E402
 from typing_pkg.stubgen import PACKAGE, stubs_dir  # noqa: E402
 
 DTYPES = (
@@ -54,7 +55,8 @@ DTYPES = (
 )  # fmt: skip
 OPS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
        "lshift", "lt", "ge", "eq")  # fmt: skip
-SCALARS = {"py_bool": "True", "py_int": "2", "py_float": "1.5", "py_complex": "1j"}
+SCALARS = {kind: repr(getattr(builtins, kind.removeprefix("py_"))(2)) for kind in PY_SCALARS}
+"""Python scalar kind → a literal of it (``py_float``: ``2.0``)."""
 LINES_PER_FUNCTION = 8
 
 

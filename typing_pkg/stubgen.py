@@ -36,10 +36,12 @@ operand.
   -> Array[Result]``: the checker solves ``Left`` from ``self`` and ``Result``
   from the right operand's rule method.  An undefined pair has no item, so
   nothing matches and the checker reports the operator as unsupported (then
-  tries the reflected method, which takes Python scalars only).  A NumPy
-  array (``NumpyArray``) is accepted there with an unknown dtype: nothing
-  solves ``Result``, whose default is ``Any`` (see ``_binary_sigs`` for why
-  not more).
+  tries the reflected method, which takes Python scalars only).
+* A NumPy array operand comes after the Python scalars (see ``_numpy_sigs``):
+  one of ``self``'s own NumPy type (``Array[float32] + NDArray[np.float32]``)
+  gives the rule's result, read through ``__tp_numpy__``, an attribute each
+  concrete marker declares (``type[np.float32]``); any other, ``Array[Any]``
+  (a comparison ``Array[bool_]``), never an error.
 * Python scalars (``x + 1``, and ``1 + x`` through ``__radd__``) and unary
   operators depend on ``self``'s dtype alone: each marker has a method per
   such rule it defines, ``__tp_add_int__(self) -> <result>``, and
@@ -69,7 +71,7 @@ operand.
 * The dtypes JAX with x64 off canonicalises (``float64`` computes as
   ``float32``) are operands too, with the rules' results.
 
-``Encoding.overloads`` counts them: 2 to 9 per operator (``+``: 6).
+``Encoding.overloads`` counts them: 2 to 12 per operator (``+``: 9).
 
 The run-time API
 ----------------
@@ -157,7 +159,7 @@ from typing import Final
 
 from typing_pkg.dtypes import ABSTRACT, BY_NAME
 from typing_pkg.ops import BINARY, COMPARISON, INPLACE, SYMBOL, UNARY
-from typing_pkg.rules import DEFAULT, RuleSet, Undefined, get_rules
+from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined, get_rules
 
 __all__ = [
     "PACKAGE",
@@ -175,13 +177,14 @@ PACKAGE: Final = "typing_pkg-stubs"
 """The name of the stub-only package (a directory under ``stubs/``)."""
 
 _SOURCE: Final = Path(__file__).resolve().parent
-_SCALARS: Final = (
-    # (rule-set operand, Python type, the type accepting it but no narrower scalar)
-    ("py_bool", "bool", "bool"),
-    ("py_int", "int", "_IntNotBool"),
-    ("py_float", "float", "_FloatNotInt"),
-    ("py_complex", "complex", "_ComplexNotFloat"),
+_SCALARS: Final = tuple(
+    (kind, kind.removeprefix("py_"), narrow)
+    for kind, narrow in zip(
+        PY_SCALARS, ("bool", "_IntNotBool", "_FloatNotInt", "_ComplexNotFloat"), strict=True
+    )
 )
+"""(rule-set operand, Python type, the type accepting it but no narrower scalar), narrowest
+first (``PY_SCALARS``' order): the order a checker must try them in."""
 _COMPARISONS: Final = frozenset(COMPARISON)
 _REFLECTED: Final = tuple(op for op in BINARY if op not in _COMPARISONS)
 _OPS: Final = (*BINARY, *INPLACE)
@@ -330,8 +333,10 @@ class Encoding:
         if op in UNARY:
             return 2
         scalars = self.scalar_rules[(op, reflected)]
-        # forward: the array rule first; both: the unknown-dtype overload last
-        return (0 if reflected else 1) + len(scalars) + 1
+        # forward: the array rule first, and three for NumPy arrays unless the result is
+        # constant; both: the unknown-dtype overload last
+        numpy = 3 if self.numpy and not reflected and self.constant(op) is None else 0
+        return (0 if reflected else 1) + len(scalars) + numpy + 1
 
 
 def _outcome(rules: RuleSet, op: str, left: str, right: str | None = None) -> str | None:
@@ -564,25 +569,67 @@ def _unknown_sig(enc: Encoding, op: str) -> _Sig:
 
 
 def _binary_sigs(enc: Encoding, op: str) -> list[_Sig]:
-    """Return the overloads of ``Array.__op__``: arrays through the rule, then Python scalars.
+    """Return the overloads of ``Array.__op__``: arrays through the rule, Python scalars, NumPy
+    arrays (``_numpy_sigs``), a ``self`` of unknown dtype.
 
-    The first also takes a NumPy array, of unknown dtype: nothing solves
-    ``Result``, which then takes its default, ``Any`` (a comparison gives
-    ``bool_`` all the same).  The array is a protocol, ``NumpyArray``, not
-    ``np.ndarray``, whose annotation would make pyright read NumPy's stubs
-    (0.3 s) in every program that uses an operator.  Precise results would
-    take one overload per NumPy scalar type: the rule of ``self``'s marker
-    cannot be keyed by the NumPy type through one overload, since pyright
-    solves ``self``'s annotation (binding the method) before it reads the
-    argument, and every overload costs on every operator use (fifteen more
-    made basedpyright 1.6 times slower on the benchmark).  The mypy plugin
-    gives the promoted dtype.
+    A comparison gives ``bool_`` whatever the NumPy array: its first overload
+    takes one (``NumpyArray``, a protocol) beside the arrays.
     """
     family = enc.family_of[op]
     result = _result(enc, op)
-    other = f"Array[{_protocol(family)}[Left, {result}]] | NumpyArray"
+    other = f"Array[{_protocol(family)}[Left, {result}]]"
+    scalars = _scalar_sigs(enc, op, reflected=False)
+    if enc.constant(op) is not None or not enc.numpy:
+        rule = (f"self: Array[Left], other: {other} | NumpyArray", f"Array[{result}]")
+        return [rule, *scalars, _unknown_sig(enc, op)]
     rule = (f"self: Array[Left], other: {other}", f"Array[{result}]")
-    return [rule, *_scalar_sigs(enc, op, reflected=False), _unknown_sig(enc, op)]
+    return [rule, *scalars, *_numpy_sigs(family), _unknown_sig(enc, op)]
+
+
+def _numpy_sigs(family: Family) -> list[_Sig]:
+    """Return the overloads for a NumPy array operand, after the Python scalars'.
+
+    First a NumPy array of unknown dtype (``NDArray[np.floating]``,
+    ``NDArray[Any]``), which would match any NumPy scalar type below: ``Any``.
+    Then an array of ``self``'s own NumPy scalar type (``Array[float32]`` with
+    ``NDArray[np.float32]``): ``self``'s marker is matched against
+    ``<Op>NumpyRule[Numpy, Result]``, whose attribute ``__tp_numpy__`` solves
+    ``Numpy`` (``float32.__tp_numpy__`` is ``type[np.float32]``) and whose rule
+    method, with ``self``'s marker as left operand, solves ``Result``.  Any
+    other NumPy array (another dtype, a category's ``self``): ``Any``; the
+    mypy plugin gives the promoted dtype.  Mixed dtypes would need the rule
+    keyed by the NumPy type, which one overload cannot do (pyright solves
+    ``self``'s annotation, binding the method, before it reads the argument)
+    and one overload per NumPy type made basedpyright 1.6 times slower.
+    These overloads come after the Python scalars' so that the programs
+    without NumPy arrays rarely try them (an undefined operation does).
+    """
+    array = "np.ndarray[Any, np.dtype[{}]]"
+    return [
+        (f"self, other: {array.format('NumpyUnknown')}", "Array[Any]"),
+        (
+            f"self: Array[{_numpy_protocol(family)}[Numpy, Result]], "
+            f"other: {array.format('Numpy')}",
+            "Array[Result]",
+        ),
+        ("self, other: NumpyArray", "Array[Any]"),
+    ]
+
+
+def _numpy_protocol(family: Family) -> str:
+    return f"{_camel(family.name)}NumpyRule"
+
+
+_NUMPY_ATTR: Final = "__tp_numpy__"
+"""A concrete marker's NumPy scalar type, in the stubs (``float32``: ``type[np.float32]``)."""
+
+
+def _numpy_families(enc: Encoding) -> list[Family]:
+    """Return the families whose operators read a NumPy operand's dtype (not comparisons)."""
+    if not enc.numpy:
+        return []
+    ops = [op for op in BINARY if enc.constant(op) is None]
+    return [f for f in enc.families if any(op in f.ops for op in ops)]
 
 
 def _reflected_sigs(enc: Encoding, op: str) -> list[_Sig]:
@@ -652,6 +699,9 @@ def _helpers(enc: Encoding) -> str:
         'Result_co = TypeVar("Result_co", covariant=True)',
         'SomeDType = TypeVar("SomeDType", bound=Category)',
         '"""A dtype the stubs cannot name: a category (``floating``), a type variable, ``Any``."""',
+        'Numpy = TypeVar("Numpy")',
+        '"""The NumPy scalar type of ``self``\'s dtype (``np.float32`` for ``float32``)."""',
+        'Numpy_co = TypeVar("Numpy_co", covariant=True)',
         "",
         "@type_check_only",
         "class _IntNotBool(Protocol):",
@@ -677,6 +727,7 @@ def _helpers(enc: Encoding) -> str:
         "    @property",
         "    def ctypes(self) -> Any: ...",
     ]
+    numpy_families = _numpy_families(enc)
     for family in enc.families:
         lines += [
             "",
@@ -686,6 +737,17 @@ def _helpers(enc: Encoding) -> str:
             f'{_uses(family.ops)}."""',
             f"    def {_rule(family)}(self, left: Left_contra, /) -> Result_co: ...",
         ]
+        if family in numpy_families:
+            lines += [
+                "",
+                "@type_check_only",
+                f"class {_numpy_protocol(family)}(Protocol[Numpy_co, Result_co]):",
+                f'    """A dtype ``M`` of NumPy scalar type ``Numpy_co`` whose rule gives '
+                f"``Result_co`` for ``M`` and a NumPy array of that type: "
+                f'{_uses(family.ops)}."""',
+                f"    {_NUMPY_ATTR}: ClassVar[type[Numpy_co]]",
+                f"    def {_rule(family)}(self, left: Self, /) -> Result_co: ...",
+            ]
     lines += [
         "",
         "@type_check_only",
@@ -791,6 +853,8 @@ def _rule_methods(enc: Encoding, names: _Names, marker: str) -> str:
         out.append(_defs(_rule(family), sigs, "misc" if abstract else "override"))
     if not abstract and marker in enc.types:
         out.append(_defs(_OTHER_RULE, _other_lefts(enc, marker)))
+    if marker in enc.numpy:
+        out.append(f"    {_NUMPY_ATTR}: ClassVar[type[{enc.numpy[marker]}]]\n")
     for rule in enc.self_rules:
         result = dict(rule.results).get(marker)
         if result is not None:
@@ -906,6 +970,7 @@ def _typing_stub(enc: Encoding) -> str:
     imports = (
         "from typing import Any, ClassVar, Literal, Never, Protocol, Self, TypeVar, overload, "
         "type_check_only\n"
+        "import numpy as np\n"
         "from typing_pkg.dtypes import Category, DType, NumpyUnknown, "
         f"{', '.join(_markers(enc))}\n"
         "MYPY: bool\n"

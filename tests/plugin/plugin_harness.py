@@ -32,12 +32,8 @@ from typing_pkg.ops import INPLACE_OF, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS, RuleSet, Undefined
 
 ROOT: Final = Path(__file__).resolve().parents[2]
-_SCALAR_TYPES: Final = {
-    "py_bool": "bool",
-    "py_int": "int",
-    "py_float": "float",
-    "py_complex": "complex",
-}
+_SCALAR_TYPES: Final = {kind: kind.removeprefix("py_") for kind in PY_SCALARS}
+"""Python scalar kind → the type its variable is declared (``py_int``: ``int``)."""
 _UNARY: Final = {"neg": "-{}", "pos": "+{}", "invert": "~{}", "abs": "abs({})"}
 _REVEALED: Final = re.compile(r'^[^:]+:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
 _ERROR: Final = re.compile(

@@ -129,16 +129,6 @@ PLUGIN_EXCEPTIONS: Final[tuple[PluginException, ...]] = (
     ),
     PluginException(
         reason=(
-            "the table's eig accepts the 1- and 2-bit integers JAX refuses (eigvals has "
-            "refuses=_NO_FLOAT, eig's outputs do not): a table defect to fix in "
-            "typing_pkg/api/jax_numpy.py; function_compare misses it because the error "
-            "cell has no [i] and the table's two outputs read as undefined"
-        ),
-        functions=frozenset({"jax.numpy.linalg.eig"}),
-        applies=lambda cell: cell.error_kind == "dtype",
-    ),
-    PluginException(
-        reason=(
             "JAX declares stop_gradient(x: T) -> T, and of a Python scalar it returns a "
             "Python float (TypedFloat) when run eagerly, a weakly typed array under a trace "
             "(as recorded): the plugin keeps JAX's declaration"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE, SYMBOL, UNARY
+from typing_pkg.rules import PY_SCALARS
 
 __all__ = [
     "ROOT",
@@ -36,12 +37,13 @@ __all__ = [
 
 ROOT = Path(__file__).resolve().parents[2]
 
-_SCALAR_TYPES = {"py_bool": "bool", "py_int": "int", "py_float": "float", "py_complex": "complex"}
+_SCALAR_TYPES = {kind: kind.removeprefix("py_") for kind in PY_SCALARS}
+"""Python scalar kind → the Python type a parameter standing for it is declared (``int``)."""
 
 
 def operand(name: str) -> str:
     """Return the parameter that stands for operand ``name`` in a generated program."""
-    return f"s_{name[3:]}" if name in _SCALAR_TYPES else f"a_{name}"
+    return f"s_{_SCALAR_TYPES[name]}" if name in _SCALAR_TYPES else f"a_{name}"
 
 
 def reflected_equality(cell: Cell) -> bool:

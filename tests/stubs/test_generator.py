@@ -12,6 +12,7 @@ itself.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import re
 from pathlib import Path
@@ -24,15 +25,19 @@ from typing_pkg.cli import main
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.ops import BINARY, INPLACE, UNARY
 from typing_pkg.promotion import PromotionError
-from typing_pkg.rules import Undefined, get_rules
+from typing_pkg.rules import PY_SCALARS, Undefined, get_rules
 
 RULES = get_rules("jax")
-# Which Python scalar types a parameter accepts, as a checker sees them.
+KINDS = list(PY_SCALARS)
+"""The Python scalar kinds, narrowest first: ``py_bool``, ``py_int``, ``py_float``, …"""
+# What a NumPy or Python scalar type is, as a checker matches it against a parameter type.
+PYTHON_TYPES = {
+    kind.removeprefix("py_"): getattr(builtins, kind.removeprefix("py_")) for kind in KINDS
+}
+# Which Python scalar kinds a parameter accepts, as a checker sees them: a Python type
+# accepts its kind and the narrower ones (bool for int, int for float, float for complex).
 ACCEPTS = {
-    "bool": {"py_bool"},
-    "int": {"py_bool", "py_int"},
-    "float": {"py_bool", "py_int", "py_float"},
-    "complex": {"py_bool", "py_int", "py_float", "py_complex"},
+    **{python: set(KINDS[: k + 1]) for k, python in enumerate(PYTHON_TYPES)},
     "_IntNotBool": {"py_int"},
     "_FloatNotInt": {"py_float"},
     "_ComplexNotFloat": {"py_complex"},
@@ -89,13 +94,14 @@ def test_generated_files_say_so() -> None:
 def test_overloads_per_operator() -> None:
     enc = stubgen.encode("jax")
     counts = {op: enc.overloads(op) for op in (*BINARY, *INPLACE, *UNARY)}
-    # arrays (and NumPy arrays), four Python scalar kinds, a scalar with an unknown dtype
-    assert counts["add"] == 6
-    assert counts["sub"] == 9  # bool_ - True is undefined, bool_ - 1 is not: narrower int
-    assert counts["matmul"] == 2  # arrays, and a scalar with an array of unknown dtype
-    assert counts["lt"] == 6
+    # arrays, four Python scalar kinds, three for NumPy arrays (of unknown dtype, of self's
+    # NumPy type, any other), a scalar with an unknown dtype
+    assert counts["add"] == 9
+    assert counts["sub"] == 12  # bool_ - True is undefined, bool_ - 1 is not: narrower int
+    assert counts["matmul"] == 5  # arrays, NumPy arrays, a scalar with an unknown dtype
+    assert counts["lt"] == 6  # bool_ whatever the NumPy array: one overload with the arrays'
     assert counts["neg"] == 2
-    assert max(counts.values()) == 9
+    assert max(counts.values()) == 12
     assert enc.overloads("add", reflected=True) == 5
     assert enc.overloads("matmul", reflected=True) == 1  # unknown dtypes only
     assert counts["iadd"] == counts["add"]
@@ -145,10 +151,6 @@ def test_rule_methods_decode_to_the_rules() -> None:
                 assert matches[:1] == ([want] if want else []), (op, left, right)
                 checked += 1
     assert checked == 33 * len(types) ** 2
-
-
-# What a NumPy or Python scalar type is, as a checker matches it against a parameter type.
-PYTHON_TYPES = {"bool": bool, "int": int, "float": float, "complex": complex}
 
 
 def _accepts(param: str, left: type) -> bool:
@@ -219,7 +221,7 @@ def test_scalar_overloads_in_checker_order_give_the_rules(reflected: bool) -> No
         if refl != reflected:
             continue
         for array in RULES.array_types:
-            for scalar in ("py_bool", "py_int", "py_float", "py_complex"):
+            for scalar in KINDS:
                 want = outcome(op, scalar, array) if reflected else outcome(op, array, scalar)
                 assert first_scalar_match(rules, array, scalar) == want, (op, array, scalar)
 

@@ -33,6 +33,7 @@ recorded truth: for the jax rules ``a + b`` is the promotion of ``a`` and
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,13 +48,15 @@ from typing_pkg.dtypelike import to_marker
 from typing_pkg.dtypes import BY_NAME, DType
 from typing_pkg.ops import BINARY, COMPARISON, SYMBOL
 from typing_pkg.promotion import PromotionError
-from typing_pkg.rules import get_rules
+from typing_pkg.rules import PY_SCALARS, get_rules
 
 RULES = get_rules("jax")
 TYPES = (*RULES.types, *RULES.canonical)
 """The dtypes of the jax rules, and the 64-bit ones they canonicalise (``float64``)."""
-PYTHON: dict[str, type] = {"bool": bool, "int": int, "float": float, "complex": complex}
-VALUES = {"bool": "True", "int": "2", "float": "1.5", "complex": "1j"}
+PYTHON: dict[str, type] = {
+    name: getattr(builtins, name) for name in (kind.removeprefix("py_") for kind in PY_SCALARS)
+}
+"""The Python scalar types, by name: ``bool``, ``int``, ``float``, ``complex``."""
 NUMPY = {
     name: scalar.__name__
     for name in TYPES
@@ -78,6 +81,22 @@ class Check:
     want: str | None
 
 
+def _either_side(
+    function: Callable[..., type[DType]], other: tuple[str, object], marker: tuple[str, object]
+) -> list[Check]:
+    """Return ``function(other, marker)`` and ``function(marker, other)``: what the run-time
+    function gives, ``type[DType]`` where it raises (a Python type or scalar is never an error).
+
+    Each argument is its source text and its run-time value.
+    """
+    return [
+        Check(
+            f"{function.__name__}({a[0]}, {b[0]})", _type(_runtime(function, a[1], b[1]) or "DType")
+        )
+        for a, b in ((other, marker), (marker, other))
+    ]
+
+
 def _promote_types() -> list[Check]:
     checks = [  # first: every pair of markers
         Check(f"promote_types({a}, {b})", _type(_runtime(promote_types, BY_NAME[a], BY_NAME[b])))
@@ -86,10 +105,7 @@ def _promote_types() -> list[Check]:
     ]
     for marker in TYPES:
         for name, python in PYTHON.items():
-            found = _runtime(promote_types, python, BY_NAME[marker])
-            checks.append(Check(f"promote_types({name}, {marker})", _type(found or "DType")))
-            found = _runtime(promote_types, BY_NAME[marker], python)
-            checks.append(Check(f"promote_types({marker}, {name})", _type(found or "DType")))
+            checks += _either_side(promote_types, (name, python), (marker, BY_NAME[marker]))
         for scalar in NUMPY.values():
             found = _runtime(promote_types, getattr(np, scalar), BY_NAME[marker])
             generic = scalar == "bool"  # np.bool[T]: see the module documentation
@@ -122,12 +138,11 @@ def _result_type() -> list[Check]:
     for marker in TYPES:
         alone = _type(_runtime(result_type, BY_NAME[marker]))
         checks.append(Check(f"result_type(a_{marker})", alone))
-        for name, value in VALUES.items():
-            scalar = PYTHON[name](1)
-            found = _runtime(result_type, BY_NAME[marker], scalar)
-            checks.append(Check(f"result_type(a_{marker}, {value})", _type(found or "DType")))
-            found = _runtime(result_type, scalar, BY_NAME[marker])
-            checks.append(Check(f"result_type({value}, a_{marker})", _type(found or "DType")))
+        for python in PYTHON.values():
+            scalar = python(2)
+            checks += _either_side(
+                result_type, (repr(scalar), scalar), (f"a_{marker}", BY_NAME[marker])
+            )
         checks += [
             Check(f"result_type(a_{marker}, u_any)", "type[DType]"),
             Check(f"result_type(c_floating, a_{marker})", "type[DType]"),
@@ -157,12 +172,22 @@ def _astype() -> list[Check]:
 
 
 def _numpy_operands() -> list[Check]:
+    """``Array[M] OP NDArray[S]``: where ``S`` is ``M``'s own NumPy type, what ``M OP M`` gives
+    (``Array[Any]`` where that is undefined); any other NumPy array (another dtype, an
+    unknown one, a category's or a weak marker's ``self``): ``Array[Any]``, a comparison
+    ``Array[bool_]``.  Never an error.  (``np.intp`` is the platform's: pyright reads it as
+    ``np.int64``.)"""
     checks: list[Check] = []
-    operands = [f"n_{scalar}" for scalar in NUMPY.values()] + ["n_floating", "n_any", "n_intp"]
+    operands: dict[str, str | None] = {f"n_{scalar}": name for name, scalar in NUMPY.items()}
+    operands |= {"n_floating": None, "n_any": None, "n_intp": np.dtype(np.intp).name}
     for op in BINARY:
-        want = "Array[bool_]" if op in COMPARISON else "Array[Any]"
-        for marker in ("float32", "int8", "bool_", "weak_float"):
-            checks += [Check(f"a_{marker} {SYMBOL[op]} {n}", want) for n in operands]
+        unknown = "Array[bool_]" if op in COMPARISON else "Array[Any]"
+        for marker in (*NUMPY, "weak_float"):
+            for n, numpy_marker in operands.items():
+                same = RULES.result(op, marker, marker) if numpy_marker == marker else None
+                want = f"Array[{same}]" if isinstance(same, str) and op not in COMPARISON else None
+                checks.append(Check(f"a_{marker} {SYMBOL[op]} {n}", want or unknown))
+        checks += [Check(f"{a} {SYMBOL[op]} n_float32", unknown) for a in ("c_floating", "u_any")]
     return checks
 
 
