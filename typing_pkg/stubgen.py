@@ -645,7 +645,7 @@ def _unary_sigs(enc: Encoding, op: str) -> list[_Sig]:
     ]
 
 
-_ASTYPE_TAIL: Final = ", /, *, copy: bool = True, device: Any = None"
+_ASTYPE_TAIL: Final = ", *, copy: bool = True, device: Any = None"
 
 
 def _astype_sigs(enc: Encoding) -> list[_Sig]:

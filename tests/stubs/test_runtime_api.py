@@ -168,6 +168,11 @@ def _astype() -> list[Check]:
         converted = RULES.weak_dtypes.get(weak, weak) if BY_NAME[weak].weak else weak
         checks.append(Check(f"a_float32.astype({name})", f"Array[{converted}]"))
     checks += [Check(f"a_float32.astype({t})", "Array[Any]") for t in ("np.floating", '"f4"')]
+    # The dtype by keyword, as jax.Array.astype allows.
+    checks += [
+        Check("a_float32.astype(dtype=int8)", "Array[int8]"),
+        Check('a_float32.astype(dtype="bfloat16")', "Array[bfloat16]"),
+    ]
     return checks
 
 
