@@ -14,12 +14,12 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from typing_pkg.rules import get_rules
+from typing_pkg.rules.base import WEAK_PY_TYPES
 from typing_pkg.rules.jax import JaxX64Rules
 
 from .backend import (
     DTYPE_NAMES,
     PY_SCALARS,
-    WEAK_NAMES,
     Backend,
     ResultNotArray,
     package_versions,
@@ -79,7 +79,7 @@ class JaxBackend(Backend):
         if missing:
             self._skipped.append(f"{' '.join(missing)}: not in jax._src.dtypes._jax_types")
         self._names = sort_names(list(self.specs))
-        for weak, python_type in zip(WEAK_NAMES, (int, float, complex), strict=True):
+        for weak, python_type in WEAK_PY_TYPES.items():
             dtype = jax.dtypes.canonicalize_dtype(python_type)
             self.specs[weak] = jax.ShapeDtypeStruct((2, 2), dtype, weak_type=True)
             self._names.append(weak)

@@ -26,6 +26,7 @@ from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.kinds import Call, Env, Kind, Operand, Outcome, Param, Result, Unknown
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import RuleSet, Undefined, get_rules
+from typing_pkg.rules.base import PY_SCALARS, PY_TYPES
 
 __all__ = [
     "FUNCTION_FAILURES",
@@ -36,12 +37,8 @@ __all__ = [
     "expected",
 ]
 
-_PY_TYPES: Final = {
-    "bool": "bool_",
-    "int": "weak_int",
-    "float": "weak_float",
-    "complex": "weak_complex",
-}
+_PY_TYPES: Final = {PY_TYPES[kind].__name__: marker for kind, marker in PY_SCALARS.items()}
+"""A Python type named in a truth cell's options (``float``) → the marker it stands for."""
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,8 @@ from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
 from typing_pkg.api.kinds import Choose, Join, Kind, LaxSame, NotAnArray, UnknownDtype
 from typing_pkg.dtypes import BY_NAME
+from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
+from typing_pkg.rules.base import WEAK_PY_TYPES
 
 from .backend import (
     DTYPE_NAMES,
@@ -98,7 +100,8 @@ edges: only weak types promote to them)."""
 REPRESENTATIVES: Final[tuple[str, ...]] = ("bool_", "int8", "float16", "complex64", "weak_float")
 """The operands whose calls are repeated with every ``dtype=`` request."""
 DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
-PY_TYPES: Final[Mapping[str, type]] = {"bool": bool, "int": int, "float": float, "complex": complex}
+PY_TYPES: Final[Mapping[str, type]] = {t.__name__: t for t in SCALAR_PY_TYPES.values()}
+"""The Python types a ``dtype=`` option may name, by name (``float``)."""
 
 FUNCTION_ERROR_RULES: Final[tuple[ErrorRule, ...]] = (
     # lax primitives: "lax.add requires arguments to have the same dtypes, got int8, float32."
@@ -759,10 +762,7 @@ class _Observer:
             self.dtypes[name] = dtype
         self.arrays = [t for t in DTYPE_NAMES if t in self.dtypes] + list(WEAK_NAMES)
         self._built: dict[int, dict[str, Any]] = {}
-        self.weak = {
-            weak: jax.dtypes.canonicalize_dtype(py)
-            for weak, py in zip(WEAK_NAMES, (int, float, complex), strict=True)
-        }
+        self.weak = {weak: jax.dtypes.canonicalize_dtype(py) for weak, py in WEAK_PY_TYPES.items()}
 
     # -- values --------------------------------------------------------------------
 
@@ -790,7 +790,7 @@ class _Observer:
 
         jnp = self.jax.numpy
         if t in self.weak:
-            return jnp.full(shape, {"weak_int": 1, "weak_float": 1.0, "weak_complex": 1j}[t])
+            return jnp.full(shape, WEAK_PY_TYPES[t](1))
         return np.ones(shape, self.dtypes[t]) if not eager else jnp.ones(shape, self.dtypes[t])
 
     def _option(self, text: str) -> Any:

@@ -45,6 +45,7 @@ in ``typing_pkg.rules``' registry (see the contributing page of the docs).
 
 from __future__ import annotations
 
+import builtins
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -54,7 +55,15 @@ from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK
 from typing_pkg.lattice import Promotion
 from typing_pkg.ops import BINARY, COMPARISON, INPLACE_OF, SYMBOL, UNARY
 
-__all__ = ["PY_SCALARS", "REAL_OF_COMPLEX", "Outcome", "RuleSet", "Undefined"]
+__all__ = [
+    "PY_SCALARS",
+    "PY_TYPES",
+    "REAL_OF_COMPLEX",
+    "WEAK_PY_TYPES",
+    "Outcome",
+    "RuleSet",
+    "Undefined",
+]
 
 PY_SCALARS: Final[Mapping[str, str]] = {
     "py_bool": "bool_",
@@ -63,6 +72,14 @@ PY_SCALARS: Final[Mapping[str, str]] = {
     "py_complex": "weak_complex",
 }
 """Python scalar kinds and the markers they stand for (a Python bool is not weak)."""
+PY_TYPES: Final[Mapping[str, type]] = {
+    kind: getattr(builtins, kind.removeprefix("py_")) for kind in PY_SCALARS
+}
+"""The Python type of each scalar kind (``py_int`` → ``int``)."""
+WEAK_PY_TYPES: Final[Mapping[str, type]] = {
+    marker: PY_TYPES[kind] for kind, marker in PY_SCALARS.items() if marker.startswith("weak_")
+}
+"""Each weak marker and the Python type whose values it stands for (``weak_int`` → ``int``)."""
 
 
 _MATMUL: Final = frozenset({"matmul", "imatmul"})
