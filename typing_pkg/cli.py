@@ -304,10 +304,26 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+def _jax_stubs(args: argparse.Namespace, rules: str) -> int:
+    from typing_pkg import jaxstubs
+
+    if args.out is None or args.check:
+        raise UsageError("--jax writes typed JAX stubs: give the directory with --out DIR")
+    try:
+        written = jaxstubs.write(Path(args.out), rules)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot write the JAX stubs under {args.out}: {error}") from None
+    for path in written:
+        _write(f"wrote {path}")
+    return 0
+
+
 def _cmd_stubs(args: argparse.Namespace) -> int:
     from typing_pkg import stubgen
 
     rules = _rules(args.rules)
+    if args.jax:
+        return _jax_stubs(args, rules.name)
     checkout = stubgen.in_checkout()
     root = stubgen.stubs_dir() if args.out is None else Path(args.out)
     if args.out is None and not args.check:
@@ -496,6 +512,11 @@ def _parser(prog: str) -> _Parser:
 
     p = commands.add_parser("stubs", help="regenerate the .pyi stubs (or --check them)")
     p.add_argument("--check", action="store_true", help="fail if the stubs are out of date")
+    p.add_argument(
+        "--jax",
+        action="store_true",
+        help="write typed JAX stubs (jax-stubs, with typing_pkg-stubs) into --out DIR",
+    )
     p.add_argument("--rules", default=DEFAULT, help=f"the stubs' {rules_help}")
     p.add_argument(
         "--out",
