@@ -321,9 +321,22 @@ def static_dtype(type_text: str) -> str | None:
     ``Array[float32]``, ``typing_pkg.typing.Array[typing_pkg.dtypes.float32]``,
     ``Array[float32] | None`` and NumPy's ``ndarray[…, dtype[numpy.float32]]``
     give ``"float32"``; ``jax.Array``, ``Array[Any]``, ``Array[floating]`` (a
-    category) and ``tuple[Array[int32], Array[float32]]`` give None.  To
-    recognise another spelling of a dtype, add it to :data:`ALIASES`.
+    category) and ``tuple[Array[int32], Array[float32]]`` give None.  A union
+    is concrete only if each member but ``None`` names the same one marker:
+    ``Array[float32] | Any`` (or ``| Unknown``, ``| jax.Array``) gives None.
+    To recognise another spelling of a dtype, add it to :data:`ALIASES`.
     """
+    members: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(type_text):
+        depth += (char in "[(") - (char in "])")
+        if char == "|" and depth == 0:
+            members.append(type_text[start:index].strip())
+            start = index + 1
+    if members:
+        members.append(type_text[start:].strip())
+        found_each = {static_dtype(member) for member in members if member != "None"}
+        return found_each.pop() if len(found_each) == 1 else None
     markers = _markers()
     found = set()
     type_text = _NUMPY_SIZED.sub(_numpy_sized, type_text)

@@ -307,8 +307,25 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def _jax_stubs(args: argparse.Namespace, rules: str) -> int:
     from typing_pkg import jaxstubs
 
-    if args.out is None or args.check:
+    if args.out is None:
         raise UsageError("--jax writes typed JAX stubs: give the directory with --out DIR")
+    if args.check:
+        try:
+            stale = jaxstubs.check(Path(args.out), rules)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        for found in stale:
+            sys.stderr.write(found.diff)
+        if stale:
+            options = "" if rules == DEFAULT else f" --rules {rules}"
+            print(
+                f"{len(stale)} generated stub file(s) under {args.out} are stale; regenerate "
+                f"them with: python -m typing_pkg stubs --jax{options} --out {args.out}",
+                file=sys.stderr,
+            )
+            return 1
+        _write(f"the JAX stubs under {args.out} are fresh")
+        return 0
     try:
         written = jaxstubs.write(Path(args.out), rules)
     except (OSError, ValueError) as error:
@@ -515,7 +532,8 @@ def _parser(prog: str) -> _Parser:
     p.add_argument(
         "--jax",
         action="store_true",
-        help="write typed JAX stubs (jax-stubs, with typing_pkg-stubs) into --out DIR",
+        help="write typed JAX stubs (jax-stubs, with typing_pkg-stubs) into --out DIR "
+        "(with --check: fail if they differ from a fresh generation)",
     )
     p.add_argument("--rules", default=DEFAULT, help=f"the stubs' {rules_help}")
     p.add_argument(

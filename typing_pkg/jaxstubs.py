@@ -16,7 +16,8 @@ the file of the same path in ``jax/``, and the installed package's ``.py``
 files stay visible; but the installed package's *own* ``.pyi`` files are
 hidden by the mapping, so the package carries a rewritten copy of each of
 them (``jax/numpy/__init__.pyi``, ``jax/nn/__init__.pyi``,
-``jax/_src/basearray.pyi``) plus ``jax/random.pyi``.  A plain ``typings/jax/``
+``jax/_src/basearray.pyi``) plus ``jax/random.pyi`` and ``jax/__init__.pyi``
+(``jax/__init__.py``'s imports and assignments, with a typed ``jit``).  A plain ``typings/jax/``
 directory does not work: pyright then takes ``typings/jax`` for the whole
 ``jax`` package and ``jax.jit``, ``jax.random`` are unknown.
 
@@ -41,9 +42,27 @@ What the files say
   result for the array parameter (the dtypes a function keeps share one
   overload through a constrained type variable), one per Python scalar kind,
   and JAX's own signature last, so that everything JAX accepts stays
-  accepted (with an ``Array`` of unknown dtype).  Functions with several
-  array parameters whose dtypes matter keep JAX's signature, except where
-  their result does not depend on them.
+  accepted (with an ``Array`` of unknown dtype).
+* A function of two arrays whose table equals an operator family's
+  (``maximum``, ``where``, ``dot``, ``matmul``, ``divide``… : the table is
+  asked for every pair of dtypes and compared with ``typing_pkg``'s
+  families) gets that operator's overloads, its rule protocols
+  (``y: Array[AddRule[Left, Result]]``) and its Python-scalar ones, both ways
+  round when the table is symmetric; a ufunc object (``jnp.maximum``) gets
+  them as its ``__call__`` and keeps its methods.  A function of one
+  sequence of arrays that keeps the dtype (``concatenate``, ``stack``) gets a
+  constrained type variable over the strong dtypes.  Other functions of
+  several arrays keep JAX's signature, except where their result does not
+  depend on them.
+* The members of ``jax.Array`` that keep the dtype in ``typing_pkg``'s
+  ``Array`` (``x[i]``, ``x.T``, ``x.mT``) say so, iterating gives what
+  ``x[0]`` gives, and ``x.at[i]`` is generic in the dtype: its methods that
+  keep every dtype in the table (``set``, ``add``, ``min``…) return it.
+* ``jax.jit(f)`` is a ``JitWrapped`` called as ``f`` is (``vmap`` keeps the
+  signature in JAX's own annotations); ``grad`` keeps JAX's signature.
+
+``stubs --jax --out DIR --check`` (:func:`check`) fails when ``DIR``'s files
+differ from a fresh generation for the installed JAX.
 """
 
 from __future__ import annotations
@@ -62,7 +81,7 @@ from typing_pkg import stubgen
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import DEFAULT, RuleSet, get_rules
 
-__all__ = ["PACKAGE", "generate", "jax_dir", "write"]
+__all__ = ["PACKAGE", "check", "generate", "jax_dir", "write"]
 
 PACKAGE: Final = "jax-stubs"
 """The name of the partial stub package written beside ``typing_pkg-stubs``."""
@@ -80,6 +99,8 @@ _IMPORTS: Final = (
     "from typing import Any as _Any, Generic as _Generic, Literal as _Literal, "
     "TypeVar as _TypeVar, overload as _overload\n"
     "import builtins as _builtins\n"
+    "import typing as _typing\n"
+    "import typing_pkg.typing as _tpt\n"
     "import numpy as _np\n"
     "import typing_pkg.dtypes as _tpd\n"
     '_Requested = _TypeVar("_Requested", bound=_tpd.DType)\n'
@@ -133,6 +154,19 @@ class _Oracle:
             options: dict[str, object] = {} if dtype is None else {"dtype": dtype}
             try:
                 found: object = result_dtype(function, *args, rules=self.rules.name, **options)
+            except (TypeError, ValueError, LookupError):
+                found = None
+            self.cache[key] = _marker_name(found)
+        return self.cache[key]
+
+    def call(self, function: str, args: tuple[object, ...]) -> str | None:
+        """The result marker of ``function(*args)``, None when not one marker."""
+        key = (function, "call", repr(args))
+        if key not in self.cache:
+            from typing_pkg.api import result_dtype
+
+            try:
+                found: object = result_dtype(function, *args, rules=self.rules.name)
             except (TypeError, ValueError, LookupError):
                 found = None
             self.cache[key] = _marker_name(found)
@@ -246,7 +280,26 @@ def _signature(
         if arg.arg in changes:
             arg.annotation = _expr(changes[arg.arg])
     out.returns = _expr(returns)
+    if fn.returns is not None and isinstance(fn.returns, ast.Subscript):
+        # ``list[Array]`` (``split``), ``tuple[Array, Array]`` (``frexp``): each array is one
+        out.returns = _Replace("Array", out.returns).visit(copy.deepcopy(fn.returns))
     return out
+
+
+class _Replace(ast.NodeTransformer):
+    """Replace the name ``name`` (not subscripted) with ``by``."""
+
+    def __init__(self, name: str, by: ast.expr) -> None:
+        self.name, self.by = name, by
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        if _name(node.value) == self.name:
+            return node
+        node.slice = self.visit(node.slice)
+        return node
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return copy.deepcopy(self.by) if node.id == self.name else node
 
 
 def _by_result(pairs: Iterable[tuple[str, str | None]]) -> dict[str | None, list[str]]:
@@ -320,7 +373,7 @@ def _overloads(
 ) -> list[ast.FunctionDef]:
     """The overloads of one function, before JAX's own signature."""
     if len(operands) > 1:
-        return []
+        return _join_overloads(function, operands, fn, oracle, module)
     operand = operands[0] if operands else None
     out: list[ast.FunctionDef] = []
     arr = module.array
@@ -393,6 +446,145 @@ def _operand_overloads(
     return out
 
 
+def _probe(kind: object, values: Mapping[str, object]) -> tuple[object, ...]:
+    """Positional arguments for the table: ``values`` by name, ``bool_`` where ignored."""
+    from typing_pkg.api.kinds import Param
+
+    args: list[object] = []
+    for spec in getattr(kind, "param_specs", ()):
+        param = Param.parse(spec)
+        if param.name in values:
+            args.append(values[param.name])
+        elif param.optional:
+            break
+        else:
+            args.append("bool_")
+    return tuple(args)
+
+
+@cache
+def _encoding(rules_name: str) -> stubgen.Encoding:
+    return stubgen.encode(rules_name)
+
+
+def _family_methods(
+    rules: RuleSet, name: str
+) -> tuple[list[ast.FunctionDef], list[ast.FunctionDef]]:
+    """The overloads of ``Array.__<name>__`` and ``__r<name>__`` in ``typing_pkg``'s stubs that
+    read an array or a Python scalar (not a NumPy array, not an unknown dtype), qualified."""
+    cls, qualify = _typing_names(rules)
+    params = _Qualify({**qualify, "Array": "_tpt.Array"})
+    others = _Qualify({k: v for k, v in qualify.items() if k != "Array"})
+    found: dict[str, list[ast.FunctionDef]] = {f"__{name}__": [], f"__r{name}__": []}
+    for stmt in cls.body:
+        if not isinstance(stmt, ast.FunctionDef) or stmt.name not in found:
+            continue
+        args = _all_args(stmt)
+        if len(args) != 2 or args[0].annotation is None or args[1].annotation is None:
+            continue
+        other = _name(args[1].annotation)
+        if "SomeDType" in _name(args[0].annotation) or not (
+            other.startswith("Array[") or other in {"bool", "int", "float", "complex"}
+        ):
+            continue
+        fn = copy.deepcopy(stmt)
+        for arg in _all_args(fn):
+            arg.annotation = params.visit(arg.annotation) if arg.annotation else None
+        fn.returns = others.visit(fn.returns) if fn.returns is not None else None
+        found[stmt.name].append(fn)
+    return found[f"__{name}__"], found[f"__r{name}__"]
+
+
+def _family_cells(
+    family: stubgen.Family, types: Sequence[str]
+) -> dict[tuple[str, str], str | None]:
+    """An operator family's table: ``(left, right)`` → result, None where undefined."""
+    cells: dict[tuple[str, str], str | None] = {(a, b): None for a in types for b in types}
+    for right in types:
+        pairs = [(left, left) for left in (family.kept or {}).get(right, ())]
+        pairs += [(left, g.result) for g in family.rules.get(right, []) for left in g.operands]
+        for left, result in pairs:
+            if (left, right) in cells:
+                cells[(left, right)] = result
+    return cells
+
+
+def _join_overloads(
+    function: str,
+    operands: Sequence[str],
+    fn: ast.FunctionDef,
+    oracle: _Oracle,
+    module: _Module,
+) -> list[ast.FunctionDef]:
+    """Two array parameters whose result is an operator's table (``maximum`` is ``+``'s join).
+
+    The function's table is asked for every pair of dtypes; if it equals the
+    table of an operator family of ``typing_pkg``'s stubs, the function gets
+    that operator's overloads (its rule protocols), the scalar ones both ways
+    round when the table is symmetric.
+    """
+    from typing_pkg.api import table
+
+    if len(operands) != 2:
+        return []
+    kind = table()[function]
+    first, second = operands
+    types = oracle.rules.types
+    cells = {
+        (a, b): oracle.call(function, _probe(kind, {first: a, second: b}))
+        for a in types
+        for b in types
+    }
+    enc = _encoding(oracle.rules.name)
+    family = next((f for f in enc.families if _family_cells(f, types) == cells), None)
+    if family is None:
+        return []
+    symmetric = all(r == cells[(b, a)] for (a, b), r in cells.items())
+    direct, reflected = _family_methods(oracle.rules, family.name)
+    out: list[ast.FunctionDef] = []
+    for method in direct:
+        this, other = (arg.annotation for arg in _all_args(method))
+        if this is None or other is None or method.returns is None:
+            continue
+        changes = {first: ast.unparse(this), second: ast.unparse(other)}
+        out.append(_signature(fn, changes, ast.unparse(method.returns), module))
+    if symmetric:
+        for method in reflected:
+            this, other = (arg.annotation for arg in _all_args(method))
+            if this is None or other is None or method.returns is None:
+                continue
+            changes = {first: ast.unparse(other), second: ast.unparse(this)}
+            out.append(_signature(fn, changes, ast.unparse(method.returns), module))
+    return out
+
+
+def _sequence_overloads(
+    function: str, name: str, fn: ast.FunctionDef, oracle: _Oracle, module: _Module
+) -> list[ast.FunctionDef]:
+    """A sequence of arrays of one dtype, for a function that keeps it (``concatenate``).
+
+    The weak dtypes are left out: pyright solves the constrained type variable
+    for ``[Array[float32], Array[weak_float]]`` as ``weak_float`` (JAX gives
+    ``float32``); without them such a list falls to JAX's signature.
+    """
+    from typing_pkg.api import table
+
+    kind = table()[function]
+    kept = tuple(
+        t
+        for t in oracle.rules.types
+        if not BY_NAME[t].weak and oracle.call(function, _probe(kind, {name: [t, t]})) == t
+    )
+    if len(kept) < 2:
+        return []
+    var = module.keep(kept)
+    absent = {"dtype": "None"} if _arg(fn, "dtype") is not None else {}
+    arr = module.array
+    return [
+        _signature(fn, {name: f"_typing.Sequence[{arr}[{var}]]", **absent}, f"{arr}[{var}]", module)
+    ]
+
+
 def _operands(kind: object, fn: ast.FunctionDef) -> list[str] | None:
     """The array parameters of ``fn`` whose dtype matters, or None if the kind has none listed."""
     from typing_pkg.api.kinds import Param
@@ -413,6 +605,18 @@ def _operands(kind: object, fn: ast.FunctionDef) -> list[str] | None:
         elif not param.optional:
             return None
     return found
+
+
+def _sequence_param(kind: object, fn: ast.FunctionDef) -> str | None:
+    """The one array parameter of ``fn`` whose dtype matters if it is a sequence (not ``*args``)."""
+    from typing_pkg.api.kinds import Param
+
+    params = [Param.parse(spec) for spec in getattr(kind, "param_specs", ())]
+    params = [p for p in params if not p.ignored and p.name]
+    names = {arg.arg for arg in _all_args(fn)}
+    if len(params) == 1 and params[0].sequence and params[0].name in names:
+        return params[0].name
+    return None
 
 
 def _rewrite_functions(
@@ -436,6 +640,10 @@ def _rewrite_functions(
         if kind is not None and operands is not None:
             has_dtype = "dtype" in getattr(kind, "options", ()) and _arg(stmt, "dtype") is not None
             extra = _overloads(prefix + stmt.name, operands, has_dtype, stmt, oracle, module)
+        elif kind is not None:
+            sequence = _sequence_param(kind, stmt)
+            if sequence is not None:
+                extra = _sequence_overloads(prefix + stmt.name, sequence, stmt, oracle, module)
         if not extra:
             out.append(stmt)
             continue
@@ -542,12 +750,63 @@ class _ScalarType(_Generic[_ScalarDType]):
 '''
 
 
+_INDEX_UPDATE: Final = frozenset({"_IndexUpdateHelper", "_IndexUpdateRef"})
+
+
+def _kept_members(rules: RuleSet) -> set[str]:
+    """The members of ``typing_pkg``'s ``Array`` that return ``Array[_DT_co]`` (keep the dtype)."""
+    cls, _ = _typing_names(rules)
+    return {
+        s.name
+        for s in cls.body
+        if isinstance(s, ast.FunctionDef) and _name(s.returns) == "Array[_DT_co]"
+    }
+
+
+def _keep_dtype(body: list[ast.stmt], kept: set[str]) -> None:
+    """``jax.Array``'s own members that keep the dtype say so (``x[i]``, ``x.T``, ``.at``).
+
+    ``__iter__`` yields what ``x[0]`` gives; ``at`` is generic in the dtype.
+    """
+    for stmt in body:
+        if not isinstance(stmt, ast.FunctionDef) or _name(stmt.returns) not in {"Array", "Any"}:
+            continue
+        if stmt.name in kept:
+            stmt.returns = _expr("Array[_DT_co]")
+        elif stmt.name == "__iter__" and "__getitem__" in kept:
+            stmt.returns = _expr("_typing.Iterator[Array[_DT_co]]")
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "at":
+            stmt.returns = _expr("_IndexUpdateHelper[_DT_co]")
+
+
+def _index_update(cls: ast.ClassDef, oracle: _Oracle) -> None:
+    """``x.at[i]``: generic in ``x``'s dtype; the methods that keep it return ``Array[_DT_co]``."""
+    from typing_pkg.api import table
+    from typing_pkg.api.kinds import Param
+
+    entries = table()
+    cls.bases = [*cls.bases, _expr("_Generic[_DT_co]")]
+    for stmt in cls.body:
+        if not isinstance(stmt, ast.FunctionDef):
+            continue
+        if stmt.name == "__getitem__":
+            stmt.returns = _expr("_IndexUpdateRef[_DT_co]")
+            continue
+        function = f"jax.Array.at.{stmt.name}"
+        kind = entries.get(function)
+        if kind is None or _name(stmt.returns) != "Array":
+            continue
+        first = Param.parse(getattr(kind, "param_specs", ("self",))[0]).name
+        if all(oracle.call(function, _probe(kind, {first: t})) == t for t in oracle.rules.types):
+            stmt.returns = _expr("Array[_DT_co]")
+
+
 def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
     tree = ast.parse(source)
     _insert_after_imports(
         tree,
         _IMPORTS
-        + "import typing as _typing\nimport typing_pkg.typing as _tpt\n"
         + "from typing_extensions import TypeVar as _TypeVarDefault\n"
         + '_DT_co = _TypeVarDefault("_DT_co", bound=_tpd.DType, covariant=True, default=_Any)\n',
     )
@@ -562,7 +821,10 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
                 s for s in stmt.body if not (isinstance(s, ast.FunctionDef) and s.name in replaced)
             ]
             body = _rewrite_functions(body, "jax.Array.", oracle, module)
+            _keep_dtype(body, _kept_members(rules))
             stmt.body = body + operators
+        elif isinstance(stmt, ast.ClassDef) and stmt.name in _INDEX_UPDATE:
+            _index_update(stmt, oracle)
     _insert_after_imports(tree, module.variables())
     return ast.unparse(tree) + "\n" + _SCALAR_TYPE
 
@@ -591,12 +853,53 @@ def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
             stmt.annotation = _expr(f"_ScalarType[_tpd.{canonical}]")
 
 
+def _rewrite_ufuncs(
+    body: list[ast.stmt], prefix: str, oracle: _Oracle, module: _Module
+) -> list[ast.stmt]:
+    """``maximum: BinaryUfunc`` → a subclass of ``BinaryUfunc`` whose ``__call__`` has overloads.
+
+    The ufunc object keeps its methods (``jnp.maximum.reduce``); calling it
+    reads the dtypes as the function of the table does.
+    """
+    from typing_pkg.api import table
+
+    entries = table()
+    calls: dict[str, ast.FunctionDef] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.ClassDef):
+            for item in stmt.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__call__":
+                    calls[stmt.name] = item
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            out.append(stmt)
+            continue
+        base, name = _name(stmt.annotation), stmt.target.id
+        kind = entries.get(prefix + name)
+        call = calls.get(base)
+        operands = _operands(kind, call) if kind is not None and call is not None else None
+        extra: list[ast.FunctionDef] = []
+        if call is not None and operands:
+            extra = _overloads(prefix + name, operands, False, call, oracle, module)
+        if call is None or not extra:
+            out.append(stmt)
+            continue
+        cls_name = f"_Ufunc_{name}"
+        cls = ast.parse(f"class {cls_name}({base}): ...").body[0]
+        assert isinstance(cls, ast.ClassDef)
+        cls.body = [*extra, _decorate(call)]
+        out += [cls, ast.AnnAssign(ast.Name(name), ast.Name(cls_name), None, simple=1)]
+    return out
+
+
 def _functions_module(source: str, prefix: str, oracle: _Oracle, scalars: bool = False) -> str:
     tree = ast.parse(source)
     module = _Module("Array")
     if scalars:
         _scalar_objects(tree, oracle)
     tree.body = _rewrite_functions(tree.body, prefix, oracle, module)
+    tree.body = _rewrite_ufuncs(tree.body, prefix, oracle, module)
     _insert_after_imports(
         tree,
         _IMPORTS + "from jax._src.basearray import Array, _ScalarType\n" + module.variables(),
@@ -683,6 +986,109 @@ def _random(root: Path, oracle: _Oracle) -> str:
     return ast.unparse(tree) + "\n"
 
 
+_TRANSFORMS: Final = '''
+_P = _ParamSpec("_P")
+_R = _TypeVar("_R")
+_F = _TypeVar("_F", bound=_typing.Callable[..., _Any])
+
+
+class _Jitted(_pjit.JitWrapped, _Generic[_F]):
+    """``jax.jit(f)``: JAX's wrapper, called as ``f`` is (overloads included), bound as a method."""
+
+    __call__: _F
+    @_overload
+    def __get__(self, instance: None, owner: type[_Any] | None = None, /) -> _Jitted[_F]: ...
+    @_overload
+    def __get__(
+        self: _Jitted[_typing.Callable[_typing.Concatenate[_Any, _P], _R]],
+        instance: object,
+        owner: type[_Any] | None = None,
+        /,
+    ) -> _typing.Callable[_P, _R]: ...
+    @_overload
+    def __get__(
+        self, instance: object, owner: type[_Any] | None = None, /
+    ) -> _typing.Callable[..., _Any]: ...
+'''
+
+
+def _transform(fn: ast.FunctionDef, qualify: _Qualify) -> ast.FunctionDef:
+    """JAX's declaration of a transformation, its annotations qualified by ``jax._src.api``."""
+    stub = copy.deepcopy(fn)
+    stub.decorator_list = [ast.Name("_overload")]
+    stub.body = [ast.Expr(ast.Constant(...))]
+    _Defaults().visit(stub)
+    for arg in [*_all_args(stub), stub.args.vararg, stub.args.kwarg]:
+        if arg is not None and arg.annotation is not None:
+            arg.annotation = qualify.visit(arg.annotation)
+    if stub.returns is not None:
+        stub.returns = qualify.visit(stub.returns)
+    return stub
+
+
+def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.FunctionDef]]:
+    """``jit`` keeping the function's signature (``vmap`` already does, in JAX's annotations).
+
+    ``jax.jit(f)`` is a ``JitWrapped`` whose ``__call__`` is ``f`` (its
+    overloads too), bound as ``f`` is when it decorates a method; JAX's own
+    declarations follow.  ``grad`` keeps JAX's: typing its result as the first
+    argument's type (``Callable[Concatenate[T, P], R]``) makes pyright give a
+    lambda's parameter the unsolved ``T`` (``jax.grad(lambda w: (w**2).sum())``
+    is then an error).
+    """
+    found: dict[str, list[ast.FunctionDef]] = {}
+    for stmt in api.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "jit":
+            found.setdefault(stmt.name, []).append(stmt)
+    out: dict[str, list[ast.FunctionDef]] = {}
+    jit = [f for f in found.get("jit", []) if "overload" in {_name(d) for d in f.decorator_list}]
+    if len(jit) == 2:
+        call, bare = (_transform(f, qualify) for f in jit)
+        call.args.posonlyargs[0].annotation = _expr("_F")
+        call.returns = _expr("_Jitted[_F]")
+        bare.returns = _expr("_typing.Callable[[_F], _Jitted[_F]]")
+        out["jit"] = [call, bare, *(_transform(f, qualify) for f in jit)]
+    return out
+
+
+def _jax_init(root: Path) -> str:
+    """``jax/__init__.pyi``: ``jax/__init__.py``'s imports, with typed transformations.
+
+    A stub for the package's ``__init__`` hides the module, so it carries every
+    import of it (the names it re-exports) and its assignments; what JAX
+    deletes after use stays (a stub may say more than the module).
+    """
+    public = ast.parse((root / "__init__.py").read_text(encoding="utf-8"))
+    api = ast.parse((root / "_src" / "api.py").read_text(encoding="utf-8"))
+    defined, _ = _module_names(api)
+    transforms = _transforms(api, _Qualify({name: f"_api.{name}" for name in defined}))
+    body: list[ast.stmt] = []
+
+    def keep(stmts: Iterable[ast.stmt]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, ast.If):
+                keep(stmt.body)
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module == "jax._src.api":
+                names = [a for a in stmt.names if (a.asname or a.name) not in transforms]
+                if names:
+                    body.append(ast.ImportFrom(stmt.module, names, stmt.level))
+            elif isinstance(stmt, ast.Import | ast.ImportFrom | ast.Assign | ast.AnnAssign):
+                body.append(stmt)
+
+    keep(public.body)
+    for overloads in transforms.values():
+        body.extend(overloads)
+    tree = ast.Module(body=body, type_ignores=[])
+    _insert_after_imports(
+        tree,
+        "from typing import Any as _Any, Generic as _Generic, Literal as _Literal, "
+        "ParamSpec as _ParamSpec, TypeVar as _TypeVar, overload as _overload\n"
+        "import typing as _typing\nimport jax._src.api as _api\nimport jax._src.pjit as _pjit\n"
+        + _TRANSFORMS,
+    )
+    return ast.unparse(tree) + "\n"
+
+
 @cache
 def _generate(rules_name: str, root: str) -> dict[str, str]:
     rules = get_rules(rules_name)
@@ -700,6 +1106,7 @@ def _generate(rules_name: str, root: str) -> dict[str, str]:
         ),
         "nn/__init__.pyi": _functions_module(read("nn/__init__.pyi"), "jax.nn.", oracle),
         "random.pyi": _random(base, oracle),
+        "__init__.pyi": _jax_init(base),
     }
     out = {rel: header + text for rel, text in files.items()}
     out["py.typed"] = "partial\n"
@@ -724,3 +1131,29 @@ def write(out: Path, rules: str | RuleSet = DEFAULT) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
+
+
+def check(out: Path, rules: str | RuleSet = DEFAULT) -> list[stubgen.StaleStub]:
+    """Return the files under ``out`` (``typing_pkg-stubs`` and ``jax-stubs``) missing, stale
+    or extra, against a fresh generation for ``rules`` and the installed JAX."""
+    import difflib
+
+    stale = stubgen.check(out, rules)
+    files = {f"{PACKAGE}/{rel}": text for rel, text in generate(rules).items()}
+    for rel, text in files.items():
+        path = out / rel
+        old = path.read_text(encoding="utf-8") if path.is_file() else ""
+        if old != text:
+            diff = "".join(
+                difflib.unified_diff(
+                    old.splitlines(keepends=True), text.splitlines(keepends=True), rel, rel, n=1
+                )
+            )
+            stale.append(stubgen.StaleStub(rel, diff or f"{rel}: missing\n"))
+    package = out / PACKAGE
+    if package.is_dir():
+        for extra in sorted(package.rglob("*")):
+            rel = extra.relative_to(out).as_posix()
+            if extra.is_file() and rel not in files and "__pycache__" not in rel:
+                stale.append(stubgen.StaleStub(rel, f"{rel}: not generated, remove it\n"))
+    return stale

@@ -269,9 +269,7 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
     # --------------------------------------------------------------- methods
 
     @overload
-    def astype(
-        self, dtype: type[_DT], *, copy: bool = True, device: Any = None
-    ) -> Array[_DT]: ...
+    def astype(self, dtype: type[_DT], *, copy: bool = True, device: Any = None) -> Array[_DT]: ...
     # mypy infers the first overload's type variable from the expected type
     # too: in ``y: Array[float32] = x.astype(int8)`` it fails, and this one
     # (not the DTypeLike one, which would give Array[Any]) reports the error.
@@ -280,9 +278,7 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         self, dtype: type[DType], *, copy: bool = True, device: Any = None
     ) -> Array[DType]: ...
     @overload
-    def astype(
-        self, dtype: DTypeLike, *, copy: bool = True, device: Any = None
-    ) -> Array[Any]: ...
+    def astype(self, dtype: DTypeLike, *, copy: bool = True, device: Any = None) -> Array[Any]: ...
     @abstractmethod
     def astype(self, dtype: DTypeLike, *, copy: bool = True, device: Any = None) -> Array[Any]:
         """Return a copy converted to ``dtype`` (``x.astype(int8)`` is an ``Array[int8]``)."""

@@ -84,6 +84,7 @@ def test_bug_program_marks_exactly_one_line(path: Path) -> None:
         ("typing_pkg.typing.Array[typing_pkg.dtypes.float32]", "float32"),
         ("Array[bfloat16]", "bfloat16"),
         ("Array[weak_float] | None", "weak_float"),
+        ("Array[float32] | Any", None),  # a union with an unknown member is not concrete
         ("numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.float64]]", "float64"),
         ("numpy.ndarray[tuple[int], numpy.dtype[numpy.bool]]", "bool_"),
         # NumPy's sized scalar types, as mypy writes them

@@ -57,10 +57,12 @@ def _basedpyright() -> str:
     return found
 
 
-def _reveal(tmp_path: Path, rules: str = "jax") -> tuple[list[str], list[str]]:
+def _reveal(
+    tmp_path: Path, rules: str = "jax", program: str = PROGRAM
+) -> tuple[list[str], list[str]]:
     stubs = tmp_path / "typings"
     jaxstubs.write(stubs, rules)
-    (tmp_path / "program.py").write_text(PROGRAM, encoding="utf-8")
+    (tmp_path / "program.py").write_text(program, encoding="utf-8")
     config = {"include": ["program.py"], "stubPath": str(stubs), "typeCheckingMode": "standard"}
     (tmp_path / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
     done = subprocess.run(
@@ -95,6 +97,98 @@ def test_x64_rules(tmp_path: Path) -> None:
     assert types[2] == "Array[float32]"  # exp of int8 is float32 either way
 
 
+SEVERAL = """\
+import jax
+import jax.numpy as jnp
+
+def keep(x: jax.Array) -> jax.Array:
+    return x
+
+x = jnp.zeros(3)
+i8 = jnp.zeros(3, jnp.int8)
+u = keep(x)
+reveal_type(jnp.maximum(i8, x))
+reveal_type(jnp.maximum(1.0, i8))
+reveal_type(jnp.where(x > 0, i8, 0))
+reveal_type(jnp.dot(i8, i8))
+reveal_type(jnp.maximum(u, x))
+reveal_type(jnp.concatenate([i8, i8]))
+reveal_type(jnp.stack([x, jnp.full(3, 1.0)]))
+reveal_type(jnp.concatenate([x, i8]))
+reveal_type(i8.at[0].set(1))
+reveal_type(i8.at[0].divide(2))
+reveal_type(i8[0])
+a, b = jax.random.split(jax.random.PRNGKey(0))
+reveal_type(a)
+reveal_type(jnp.maximum.reduce(x))
+reveal_type(jnp.split(i8, 3))
+reveal_type(jnp.frexp(x))
+reveal_type(jax.jit(jnp.exp)(i8))
+reveal_type(jax.vmap(jnp.exp)(i8))
+
+def loss(w: jax.Array, scale: float) -> jax.Array:
+    return jnp.sum(w * scale)
+
+class Model:
+    @jax.jit
+    def apply(self, w: jax.Array) -> jax.Array:
+        return w
+
+reveal_type(jax.jit(loss)(x, 2.0))
+reveal_type(jax.jit(loss).lower)
+reveal_type(Model().apply(x))
+jax.grad(lambda w: jnp.sum(w**2))(x)
+jax.jit(lambda w: jnp.sum(w**2))(x)
+"""
+SEVERAL_EXPECTED = [
+    "Array[float32]",  # the join of int8 and float32, as for +
+    "Array[int8]",  # a Python float is weak
+    "Array[int8]",
+    "Array[int8]",
+    "Array[Any]",  # one operand of unknown dtype
+    "Array[int8]",  # a sequence of one dtype keeps it
+    "Array[Any]",  # float32 with weak_float: left to JAX's signature
+    "Array[Any]",  # two dtypes: left to JAX's signature
+    "Array[int8]",  # .at[...] keeps the dtype
+    "Array[Any]",  # but not divide
+    "Array[int8]",  # indexing keeps it
+    "Array[uint32]",  # and iterating
+    "Array[Any]",  # the ufunc's methods stay JAX's
+    "list[Array[int8]]",  # JAX's result type, with the dtype
+    "tuple[Array[Any], Array[Any]]",  # two results of different dtypes: not one marker
+    "Array[float32]",  # jax.jit keeps the function's signature
+    "Array[float32]",  # as jax.vmap does
+    "Array[Any]",  # loss's declared result
+    "(...) -> Lowered",  # jit's result is still JAX's wrapper
+    "Array[Any]",  # and a jitted method is bound
+]
+
+
+def test_several_arrays(tmp_path: Path) -> None:
+    types, errors = _reveal(tmp_path, program=SEVERAL)
+    assert errors == []
+    assert types == SEVERAL_EXPECTED
+
+
+def test_check_finds_stale_stubs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from typing_pkg.cli import main
+
+    out = tmp_path / "typings"
+    assert main(["stubs", "--jax", "--out", str(out), "--check"]) == 1  # nothing there yet
+    jaxstubs.write(out)
+    assert jaxstubs.check(out) == []
+    assert main(["stubs", "--jax", "--out", str(out), "--check"]) == 0
+    (out / jaxstubs.PACKAGE / "random.pyi").write_text("stale\n", encoding="utf-8")
+    (out / jaxstubs.PACKAGE / "extra.pyi").write_text("\n", encoding="utf-8")
+    assert {s.path for s in jaxstubs.check(out)} == {
+        f"{jaxstubs.PACKAGE}/random.pyi",
+        f"{jaxstubs.PACKAGE}/extra.pyi",
+    }
+    capsys.readouterr()
+    assert main(["stubs", "--jax", "--out", str(out), "--check"]) == 1
+    assert "regenerate them with: python -m typing_pkg stubs --jax" in capsys.readouterr().err
+
+
 def test_partial_package_keeps_jax() -> None:
     files = jaxstubs.generate()
     assert files["py.typed"] == "partial\n"
@@ -104,6 +198,7 @@ def test_partial_package_keeps_jax() -> None:
         "numpy/__init__.pyi",
         "nn/__init__.pyi",
         "random.pyi",
+        "__init__.pyi",
     }
 
 
