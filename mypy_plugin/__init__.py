@@ -223,6 +223,13 @@ class TypingPkgPlugin(Plugin):
             for m, op in names.BINARY_METHODS.items()
         }
         self._call: Final = rebound(partial(_call_callback, self._inference, self._transforms))
+        self._user_names: Final[dict[str, tuple[MypyFile, bool]]] = {}
+        """``_is_user_name``'s answers, with the module that decided (a new build: asked again)."""
+        self._type_hooks: Final[dict[str, Callable[[AnalyzeTypeContext], Type]]] = {
+            names.JAX_ARRAY: jax_array.analyze_jax_array
+        }
+        if self._jax.enabled and jax_array.jax_installed():
+            self._type_hooks[names.TYPING_ANY] = partial(jax_array.analyze_any, self._scalar_marker)
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
         )
@@ -304,12 +311,17 @@ class TypingPkgPlugin(Plugin):
         if "." not in fullname:
             return True
         modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
+        known = self._user_names.get(fullname)
+        if known is not None and modules.get(known[0].fullname) is known[0]:
+            return known[1]
         module = fullname
         while "." in module:
             module = module.rpartition(".")[0]
             tree = modules.get(module)
             if tree is not None:
-                return inference.is_program_module(tree)
+                answer = inference.is_program_module(tree)
+                self._user_names[fullname] = (tree, answer)
+                return answer
         return False
 
     # ---------------------------------------------------------- semantic analysis
@@ -318,11 +330,12 @@ class TypingPkgPlugin(Plugin):
         return jax_array.additional_deps(file)
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname == names.JAX_ARRAY:
-            return jax_array.analyze_jax_array
-        if fullname == names.TYPING_ANY and self._jax.enabled and jax_array.jax_installed():
-            return partial(jax_array.analyze_any, self._jax.scalar_types)
-        return None
+        # Asked for every name in every type of the build: one dictionary lookup.
+        return self._type_hooks.get(fullname)
+
+    def _scalar_marker(self, name: str) -> str | None:
+        """The marker ``jax.numpy``'s ``name: Any`` stands for (``float32``), if a dtype name."""
+        return self._jax.scalar_types.get(name)
 
     def get_customize_class_mro_hook(
         self, fullname: str

@@ -41,7 +41,7 @@ yet, and on mypy's final iteration keeps mypy's own answer (JAX's class,
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Final
 
@@ -195,10 +195,12 @@ def scalar_type_markers(table_names: Mapping[str, bool]) -> dict[str, str]:
     return found
 
 
-def analyze_any(markers: Mapping[str, str], ctx: AnalyzeTypeContext) -> Type:
+def analyze_any(marker_of: Callable[[str], str | None], ctx: AnalyzeTypeContext) -> Type:
     """Analyse ``Any``: ``type[<marker>]`` for ``jax.numpy``'s ``float32: Any`` and the like.
 
     Everywhere else the result is exactly mypy's own (an explicit ``Any``).
+    ``marker_of`` gives the marker of a name (``scalar_type_markers``), asked
+    only in ``jax.numpy`` (it loads the function table).
     """
     t = ctx.type
     explicit = AnyType(TypeOfAny.explicit, line=t.line, column=t.column)
@@ -216,7 +218,7 @@ def analyze_any(markers: Mapping[str, str], ctx: AnalyzeTypeContext) -> Type:
         or (statement.type is not t and statement.unanalyzed_type is not t)
     ):
         return explicit
-    marker = markers.get(statement.lvalues[0].name)
+    marker = marker_of(statement.lvalues[0].name)
     if marker is None:
         return explicit
     node = api.lookup_fully_qualified_or_none(f"{names.DTYPES_MODULE}.{marker}")
