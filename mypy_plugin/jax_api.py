@@ -63,7 +63,6 @@ from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
     Instance,
-    LiteralType,
     NoneType,
     ProperType,
     TupleType,
@@ -75,7 +74,15 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_undefined_call, error_unexpected
-from mypy_plugin.types import Lookup, array_class, base_of, classify, dtype_token, items
+from mypy_plugin.types import (
+    Lookup,
+    array_class,
+    base_of,
+    classify,
+    dtype_token,
+    items,
+    literal_bool,
+)
 
 if TYPE_CHECKING:
     from typing_pkg.api.kinds import Call, Env, Kind, Operand, Result
@@ -320,16 +327,6 @@ def _dtype_from_expression(expr: Expression) -> object | None:
     return None
 
 
-def _literal_bool(typ: Type) -> bool | None:
-    proper = get_proper_type(typ)
-    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
-        return proper.value
-    if isinstance(proper, Instance) and proper.last_known_value is not None:
-        value = proper.last_known_value.value
-        return value if isinstance(value, bool) else None
-    return None
-
-
 class Actuals:
     """A call's arguments by formal parameter (``FunctionContext`` and ``MethodContext`` alike)."""
 
@@ -415,7 +412,7 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
             if isinstance(requested, str):
                 options[option] = requested
         else:
-            value = _literal_bool(typ)
+            value = literal_bool(typ)
             if value is None:
                 if isinstance(get_proper_type(typ), NoneType):
                     continue

@@ -65,7 +65,7 @@ from mypy.types import (
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
 from mypy_plugin.inference import Inference, erase_dtypes
-from mypy_plugin.types import Lookup, classify
+from mypy_plugin.types import Lookup, classify, literal_bool
 
 __all__ = [
     "GRADIENT",
@@ -115,16 +115,6 @@ def _literal_int(typ: Type, expr: Expression) -> int | None:
     if isinstance(proper, Instance) and proper.last_known_value is not None:
         value = proper.last_known_value.value
         return value if isinstance(value, int) and not isinstance(value, bool) else None
-    return None
-
-
-def _literal_bool(typ: Type) -> bool | None:
-    proper = get_proper_type(typ)
-    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
-        return proper.value
-    if isinstance(proper, Instance) and proper.last_known_value is not None:
-        value = proper.last_known_value.value
-        return value if isinstance(value, bool) else None
     return None
 
 
@@ -254,7 +244,7 @@ class Transforms:
         has_aux = False
         aux_given = _argument(ctx, "has_aux")
         if aux_given is not None:
-            aux = _literal_bool(aux_given[0])
+            aux = literal_bool(aux_given[0])
             if aux is None:
                 return None
             has_aux = aux

@@ -58,6 +58,7 @@ __all__ = [
     "dtype_token",
     "is_array",
     "items",
+    "literal_bool",
     "marker_of",
     "marker_type",
 ]
@@ -86,6 +87,17 @@ class Operand:
         it)."""
         self.is_array = is_array
         """Whether the operand is an array (ours or NumPy's) rather than a scalar."""
+
+
+def literal_bool(typ: Type) -> bool | None:
+    """The value of a ``bool`` literal type (``Literal[True]``, a known ``True``), else None."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, bool) else None
+    return None
 
 
 def items(typ: Type) -> list[ProperType]:

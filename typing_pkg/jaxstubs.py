@@ -966,15 +966,7 @@ def _random(root: Path, oracle: _Oracle) -> str:
             fn = functions.get(imported.name)
             if fn is None or (imported.asname or imported.name) != imported.name:
                 continue
-            stub = copy.deepcopy(fn)
-            stub.decorator_list = []
-            stub.body = [ast.Expr(ast.Constant(...))]
-            _Defaults().visit(stub)
-            for arg in [*_all_args(stub), stub.args.vararg, stub.args.kwarg]:
-                if arg is not None and arg.annotation is not None:
-                    arg.annotation = qualify.visit(arg.annotation)
-            if stub.returns is not None:
-                stub.returns = qualify.visit(stub.returns)
+            stub = _declaration(fn, qualify, [])
             rewritten = _rewrite_functions([stub], "jax.random.", oracle, module)
             if len(rewritten) > 1:
                 body.extend(rewritten)
@@ -1014,8 +1006,15 @@ class _Jitted(_pjit.JitWrapped, _Generic[_F]):
 
 def _transform(fn: ast.FunctionDef, qualify: _Qualify) -> ast.FunctionDef:
     """JAX's declaration of a transformation, its annotations qualified by ``jax._src.api``."""
+    return _declaration(fn, qualify, [ast.Name("_overload")])
+
+
+def _declaration(
+    fn: ast.FunctionDef, qualify: _Qualify, decorators: list[ast.expr]
+) -> ast.FunctionDef:
+    """A stub of JAX's function ``fn``: its body ``...``, its annotations qualified."""
     stub = copy.deepcopy(fn)
-    stub.decorator_list = [ast.Name("_overload")]
+    stub.decorator_list = decorators
     stub.body = [ast.Expr(ast.Constant(...))]
     _Defaults().visit(stub)
     for arg in [*_all_args(stub), stub.args.vararg, stub.args.kwarg]:
