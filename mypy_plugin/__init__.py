@@ -92,6 +92,7 @@ from mypy.nodes import CallExpr, Context, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
+    AttributeContext,
     CheckerPluginInterface,
     ClassDefContext,
     FunctionContext,
@@ -387,6 +388,14 @@ class TypingPkgPlugin(Plugin):
                 return self._rebound(partial(jax_api.array_method_callback, self._jax_hooks, full))
         if self._is_user_name(owner):
             return self._call
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        owner, _, attribute = fullname.rpartition(".")
+        if self._jax.enabled and not attribute.startswith("__"):
+            full = self._jax.array_method(attribute)
+            if full is not None and self._is_jax_array_class(owner):
+                return partial(jax_api.attribute_callback, self._jax_hooks, full)
         return None
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:

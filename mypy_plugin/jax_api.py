@@ -58,10 +58,11 @@ from mypy.nodes import (
     TypeInfo,
     Var,
 )
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
+    FunctionLike,
     Instance,
     NoneType,
     ProperType,
@@ -851,6 +852,24 @@ def array_method_callback(hooks: Hooks, full: str, ctx: MethodContext) -> Type:
     actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
     found = _evaluate(hooks, full, actuals, ctx.type, ctx.default_return_type, ctx.context)
     return ctx.default_return_type if found is None else found
+
+
+def attribute_callback(hooks: Hooks, full: str, ctx: AttributeContext) -> Type:
+    """Type an attribute of ``jax.Array`` the table lists (``x.real``, ``x.imag``, ``x.T``).
+
+    A method looked up as an attribute (``x.sum`` before its call) keeps its type: the
+    call is ``array_method_callback``'s.
+    """
+    receiver = ctx.type
+    if isinstance(get_proper_type(ctx.default_attr_type), FunctionLike):
+        return ctx.default_attr_type
+    if not isinstance(receiver, Instance) or (
+        array_class(receiver.type) is None and base_of(receiver.type, names.JAX_ARRAY) is None
+    ):
+        return ctx.default_attr_type
+    actuals = Actuals(ctx.api, [], [], [], [])
+    found = _evaluate(hooks, full, actuals, receiver, ctx.default_attr_type, ctx.context)
+    return ctx.default_attr_type if found is None else found
 
 
 def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:

@@ -136,13 +136,6 @@ PLUGIN_EXCEPTIONS: Final[tuple[PluginException, ...]] = (
         functions=frozenset({"jax.lax.stop_gradient"}),
         applies=lambda cell: "=py_" in cell.left,
     ),
-    PluginException(
-        reason=(
-            "x.real and x.imag are attributes (properties): the plugin has no attribute "
-            "hook for jax.Array's members yet (mypy_plugin/__init__.py's get_attribute_hook)"
-        ),
-        functions=frozenset({"jax.Array.real", "jax.Array.imag"}),
-    ),
 )
 """The cells the plugin is not expected to get right, each entry with its reason."""
 
