@@ -1,8 +1,9 @@
 """``docs/jax-code.rst`` shows what mypy reveals on plain JAX code: its program is checked.
 
-The page's Python block is written to a fresh project and checked by mypy
-with the plugin under the default rules; every ``reveal_type(...)  # Array[DT]``
-line must reveal exactly that type, and mypy must report nothing else.
+The page includes ``examples/jax_page/program.py``, which is copied to a fresh
+project and checked by mypy with the plugin under the default rules; every
+``reveal_type(...)  # Array[DT]`` line must reveal exactly that type, and mypy
+must report nothing else.
 """
 
 from __future__ import annotations
@@ -11,21 +12,19 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "jax-code.rst"
+PROGRAM = ROOT / "examples" / "jax_page" / "program.py"
 _COMMENT = re.compile(r"reveal_type\(.*\)  # (?P<type>Array\[\w+\])$")
 _REVEALED = re.compile(r'^demo\.py:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
 
 
 def page_program() -> str:
-    """Return the page's Python block."""
-    text = PAGE.read_text(encoding="utf-8")
-    match = re.search(r"^\.\. code-block:: python\n\n((?:   .*\n|\n)+)", text, re.MULTILINE)
-    assert match is not None, "no python block in docs/jax-code.rst"
-    return textwrap.dedent(match[1])
+    """Return the program the page includes (and check that it does)."""
+    assert ".. literalinclude:: ../examples/jax_page/program.py" in PAGE.read_text(encoding="utf-8")
+    return PROGRAM.read_text(encoding="utf-8")
 
 
 def test_page_program_reveals_what_it_says(tmp_path: Path) -> None:
