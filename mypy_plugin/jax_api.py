@@ -844,14 +844,21 @@ def _method_names(ctx: MethodContext) -> list[str | None]:
 
 def array_method_callback(hooks: Hooks, full: str, ctx: MethodContext) -> Type:
     """Type a method of ``jax.Array`` the table lists (``x.sum()``, ``x.astype(jnp.int8)``)."""
-    receiver = ctx.type
-    if not isinstance(receiver, Instance) or (
-        array_class(receiver.type) is None and base_of(receiver.type, names.JAX_ARRAY) is None
-    ):
-        return ctx.default_return_type
     actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
-    found = _evaluate(hooks, full, actuals, ctx.type, ctx.default_return_type, ctx.context)
-    return ctx.default_return_type if found is None else found
+    return _on_array(hooks, full, actuals, ctx.type, ctx.default_return_type, ctx.context)
+
+
+def _on_array(
+    hooks: Hooks, full: str, actuals: Actuals, receiver: Type, declared: Type, context: Context
+) -> Type:
+    """Type the table's ``full`` on a JAX array ``receiver``; anything else keeps ``declared``."""
+    proper = get_proper_type(receiver)
+    if not isinstance(proper, Instance) or (
+        array_class(proper.type) is None and base_of(proper.type, names.JAX_ARRAY) is None
+    ):
+        return declared
+    found = _evaluate(hooks, full, actuals, receiver, declared, context)
+    return declared if found is None else found
 
 
 def attribute_callback(hooks: Hooks, full: str, ctx: AttributeContext) -> Type:
@@ -860,16 +867,10 @@ def attribute_callback(hooks: Hooks, full: str, ctx: AttributeContext) -> Type:
     A method looked up as an attribute (``x.sum`` before its call) keeps its type: the
     call is ``array_method_callback``'s.
     """
-    receiver = ctx.type
     if isinstance(get_proper_type(ctx.default_attr_type), FunctionLike):
         return ctx.default_attr_type
-    if not isinstance(receiver, Instance) or (
-        array_class(receiver.type) is None and base_of(receiver.type, names.JAX_ARRAY) is None
-    ):
-        return ctx.default_attr_type
     actuals = Actuals(ctx.api, [], [], [], [])
-    found = _evaluate(hooks, full, actuals, receiver, ctx.default_attr_type, ctx.context)
-    return ctx.default_attr_type if found is None else found
+    return _on_array(hooks, full, actuals, ctx.type, ctx.default_attr_type, ctx.context)
 
 
 def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
