@@ -31,6 +31,7 @@ SLOW_MODULES: Final = frozenset(
         "tests/stubs/test_conformance.py",  # basedpyright and pyrefly over every cell
         "tests/stubs/test_unknown_dtypes.py",  # basedpyright and mypy, line by line
         "tests/stubs/test_jax_stubs.py",  # generates the JAX stubs, runs basedpyright
+        "tests/stubs/test_jax_stubs_lsp.py",  # the JAX stubs in basedpyright-langserver
         "tests/stubs/test_packaging.py",  # builds and installs the wheel
         "tests/packaging/test_build.py",  # builds the sdist and wheels
         "tests/packaging/test_installed.py",  # installs the wheel in a new environment

@@ -24,7 +24,10 @@ Three scenarios, each run of each configuration in a fresh subprocess:
   level assignment, so that its interface changes), then the same command
   again (that module checked again, the rest from the cache).
 
-What is timed is the CPU time of the ``mypy.api.run`` call (plugin loading
+mypy runs in the benchmark's temporary directory, as in a user's project
+(from the checkout, mypy would read the checkout's ``typing_pkg`` sources as
+the user's own code, before the stub package ``typing_pkg-stubs``).  What is
+timed is the CPU time of the ``mypy.api.run`` call (plugin loading
 included, the interpreter's start and ``import mypy`` not: they are the same
 with or without the plugin), CPU rather than wall time because the machine
 may be shared.  The two configurations take turns at each scenario of each
@@ -89,7 +92,7 @@ def _mypy_cpu(config: Path, cache: Path, corpus: Path) -> float:
     done = subprocess.run(
         [sys.executable, "-c", _RUNNER, f"--config-file={config}", f"--cache-dir={cache}",
          "--no-error-summary", str(corpus)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=config.parent, capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
         print(f"mypy failed ({config.stem} the plugin):\n{done.stderr}", file=sys.stderr)

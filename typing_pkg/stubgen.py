@@ -132,9 +132,21 @@ true and keeps the first declaration of a name (the second is a
 redefinition, an error it does not report in an installed package), so it
 reads the plain signatures, which the plugin refines exactly as without the
 stubs; pyright takes the last declaration and pyrefly follows the class
-body's flow, so both read the overloads alone.  With the plugin, mypy then
+body's flow, so both read the overloads alone.  The markers' rule methods in
+``dtypes.pyi`` (most of the package) are under ``if not MYPY:``, a block
+mypy skips and the other checkers read.  With the plugin, mypy then
 costs the same with or without the stubs (1.01× at 10,000 operations, the
 parse of the files at 1,000).
+
+Only what the declarations need is imported: a stub keeps a literal default
+and writes any other as ``...``, and the imports of the run-time module that
+no declaration uses are dropped (:func:`_prune_imports`); ``__init__.pyi``
+declares ``result_dtype`` instead of importing it from ``typing_pkg.api``.
+So a program that imports ``typing_pkg`` makes a checker analyse the four
+stub files, not the rule sets, the JAX function table or NumPy's aliases
+(measured on the realistic JAX corpus with ``benchmarks/bench_mypy_corpus.py``:
+the stubs as they were, with the rule methods visible to mypy and the
+run-time imports kept, cost mypy with the plugin 1.26× cold in a round).
 
 The price: mypy *without* the plugin is not precise through the stubs (it
 gives the plain ``Array[Any]`` results); the plugin is mypy's precise path.
@@ -195,6 +207,7 @@ _OVERLOADED: Final = frozenset(
 _DTYPES_IMPORTS: Final = (
     "from typing import Any, ClassVar, Literal, Never, Protocol, TypeAlias, TypeVar, overload, "
     "type_check_only\n"
+    "MYPY: bool\n"
 )
 _CATEGORY_PROTOCOL: Final = '''
 @type_check_only
@@ -879,6 +892,10 @@ def _placeholder() -> ast.Expr:
     return ast.Expr(ast.Name(_PLACEHOLDER))
 
 
+def _literal_or_ellipsis(default: ast.expr) -> ast.expr:
+    return default if isinstance(default, ast.Constant) else ast.Constant(...)
+
+
 def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt:
     first = node.body[0] if node.body else None
     doc = (
@@ -889,6 +906,13 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt:
         else []
     )
     node.body = [*doc, _ellipsis()]
+    # A default other than a literal is ``...``: the stub need not import its name.
+    arguments = node.args
+    arguments.defaults = [_literal_or_ellipsis(default) for default in arguments.defaults]
+    arguments.kw_defaults = [
+        None if default is None else _literal_or_ellipsis(default)
+        for default in arguments.kw_defaults
+    ]
     return node
 
 
@@ -1015,7 +1039,10 @@ def _dtypes_stub(enc: Encoding, names: _Names) -> str:
             flag = "    abstract: ClassVar[Literal[True]]\n"
         else:
             flag = "    abstract: ClassVar[Literal[False]]  # type: ignore[assignment]\n"
-        inserts[f"    {key}\n"] = flag + _rule_methods(enc, names, cls.name)
+        # For pyright only: mypy (``MYPY`` is true for it) skips them (the plugin types operators).
+        inserts[f"    {key}\n"] = (
+            flag + "    if not MYPY:\n" + _indent(_rule_methods(enc, names, cls.name))
+        )
         cls.body = body
 
     stub = _stub_source(_SOURCE / "dtypes.py", edit, "")
@@ -1163,12 +1190,68 @@ def generate(rules: str | RuleSet = DEFAULT) -> dict[str, str]:
     header = _header(enc.rules)
     dtypes = _dtypes_stub(enc, names)
     typing = _typing_stub(enc)
+    stubs = {
+        "__init__.pyi": _init_stub(),
+        "dtypes.pyi": dtypes,
+        "promotion.pyi": _promotion_stub(enc),
+        "typing.pyi": typing,
+    }
     return {
         f"{PACKAGE}/py.typed": "partial\n",
-        f"{PACKAGE}/dtypes.pyi": header + dtypes,
-        f"{PACKAGE}/promotion.pyi": header + _promotion_stub(enc),
-        f"{PACKAGE}/typing.pyi": header + typing,
+        **{f"{PACKAGE}/{name}": header + _prune_imports(text) for name, text in stubs.items()},
     }
+
+
+def _init_stub() -> str:
+    """Return ``__init__.pyi``: the package's names, ``result_dtype`` declared in place.
+
+    The run-time ``__init__.py`` imports ``result_dtype`` from ``typing_pkg.api``
+    (the JAX function table) for checkers; the stub declares its signature
+    instead, so that a program importing ``typing_pkg`` does not make the
+    checker analyse the table's modules.
+    """
+    tree = ast.parse((_SOURCE / "__init__.py").read_text(encoding="utf-8"))
+    api = ast.parse((_SOURCE / "api" / "__init__.py").read_text(encoding="utf-8"))
+    declared = [
+        node
+        for node in _stub_body(api.body)
+        if isinstance(node, ast.FunctionDef) and node.name == "result_dtype"
+    ]
+    body: list[ast.stmt] = []
+    for node in _stub_body(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.module == "typing_pkg.api":
+            body += declared
+        elif not (isinstance(node, ast.FunctionDef) and node.name == "__getattr__"):
+            body.append(node)
+    imports = ast.parse("from typing import Any\nfrom typing_pkg.dtypes import DType\n").body
+    tree.body = [*body[:1], *imports, *body[1:]]  # after the docstring
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
+def _prune_imports(text: str) -> str:
+    """Drop the names a stub's top-level imports bind and nothing in the stub uses.
+
+    The stubs carry the run-time modules' imports; those the declarations do
+    not need (``typing_pkg.rules`` for a default value, ``typing_pkg.dtypelike``
+    for a function body) would make a checker analyse those modules too.  A
+    name counts as used when it occurs anywhere but in an import, docstrings
+    and ``__all__`` included (a conservative reading).
+    """
+    tree = ast.parse(text)
+    imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            used.update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", node.value))
+    lines = text.splitlines(keepends=True)
+    for node in reversed(imports):
+        if node.end_lineno != node.lineno:  # pragma: no cover - generated imports are one line
+            continue
+        node.names = [a for a in node.names if (a.asname or a.name).split(".")[0] in used]
+        lines[node.lineno - 1] = ast.unparse(node) + "\n" if node.names else ""
+    return "".join(lines)
 
 
 @dataclass(frozen=True)

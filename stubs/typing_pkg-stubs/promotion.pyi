@@ -2,7 +2,7 @@
 # `python -m typing_pkg stubs --check` fails when this file is stale.
 from typing import Any, Literal, TypeAlias, TypeVar, overload
 import numpy as np
-from typing_pkg.dtypes import Category, DType, bcomplex32, bfloat16, bool_, complex128, complex32, complex64, float16, float32, float4_e2m1fn, float64, float6_e2m3fn, float6_e3m2fn, float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu, int1, int16, int2, int32, int4, int64, int8, uint1, uint16, uint2, uint32, uint4, uint64, uint8, weak_complex, weak_float, weak_int
+from typing_pkg.dtypes import Category, DType, bfloat16, bool_, float16, float32, float64, float8_e4m3fn, int64, int8, uint64, weak_complex, weak_float, weak_int
 from typing_pkg.typing import Array, DTypeLike, AddRule, PromoteOtherRule, ResultTypeRule, _ComplexNotFloat, _DTypeObject, _FloatNotInt, _IntNotBool, _SupportsArray
 MYPY: bool
 """Runtime promotion: ``promote_types``, ``result_type`` and ``PromotionError``.
@@ -24,11 +24,8 @@ An undefined promotion raises ``PromotionError``, a ``TypeError``::
     ...
     typing_pkg.promotion.PromotionError: float8_e4m3fn and float16 have no promotion ...
 """
-import contextlib
 from typing import Any, Final
-from typing_pkg.dtypelike import to_marker
-from typing_pkg.dtypes import BY_NAME, DType
-from typing_pkg.rules import DEFAULT, get_rules
+from typing_pkg.dtypes import DType
 __all__ = ['PromotionError', 'promote_types', 'result_type']
 
 class PromotionError(TypeError):
@@ -40,10 +37,10 @@ _SCALAR_VALUES: Final[dict[type, str]] = ...
 def _promote_names(a: str, b: str, rules: str) -> str:
     ...
 if MYPY:
-    def promote_types(a: Any, b: Any, *, rules: str=DEFAULT) -> type[DType]:
+    def promote_types(a: Any, b: Any, *, rules: str=...) -> type[DType]:
         """Return the marker ``a`` and ``b`` promote to under ``rules``."""
         ...
-    def result_type(*args: Any, rules: str=DEFAULT) -> type[DType]:
+    def result_type(*args: Any, rules: str=...) -> type[DType]:
         """Return the dtype of combining ``args``: arrays, Python scalars (weak) and dtype-likes.
 
         Strongly typed operands are promoted first, weak ones (Python scalars,

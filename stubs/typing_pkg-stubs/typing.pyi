@@ -98,9 +98,7 @@ import operator
 import types
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, Never, Protocol, Self, SupportsIndex, TypeAlias, TypeVar, cast, overload
-from typing_pkg import _instancecheck
-from typing_pkg._instancecheck import ARRAY_TYPES
+from typing import Any, Final, Generic, Never, Protocol, Self, SupportsIndex, TypeAlias, TypeVar, overload
 from typing_pkg.dtypes import DType, bcomplex32, bfloat16, bool_, complex32, complex64, complex128, complexfloating, float16, float32, float64, floating, weak_complex, weak_float
 import numpy as np
 __all__ = ['Array', 'ArrayLike', 'DType', 'DTypeLike', 'Shape', 'ShapeLike']

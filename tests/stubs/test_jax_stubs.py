@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from jaxproject import venv_tool, write_project
 
 from typing_pkg import jaxstubs
 
@@ -49,23 +49,12 @@ EXPECTED = [
 ]
 
 
-def _basedpyright() -> str:
-    found = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
-    found = found or shutil.which("basedpyright")
-    assert found is not None, "basedpyright is missing: the test extra installs it (.ci/run does)"
-    return found
-
-
 def _reveal(
     tmp_path: Path, rules: str = "jax", program: str = PROGRAM
 ) -> tuple[list[str], list[str]]:
-    stubs = tmp_path / "typings"
-    jaxstubs.write(stubs, rules)
-    (tmp_path / "program.py").write_text(program, encoding="utf-8")
-    config = {"include": ["program.py"], "stubPath": str(stubs), "typeCheckingMode": "standard"}
-    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    write_project(tmp_path, program, rules)
     done = subprocess.run(
-        [_basedpyright(), "--pythonpath", sys.executable, "--outputjson"],
+        [venv_tool("basedpyright"), "--pythonpath", sys.executable, "--outputjson"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

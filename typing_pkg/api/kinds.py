@@ -28,6 +28,12 @@ positional order: ``"x"`` an array, ``"arrays[]"`` a sequence of arrays,
 not given), ``"dx=py_float"`` an optional array whose default is a Python
 float, and a ``~`` prefix (``"~condition"``) marks an array whose dtype does
 not matter, listed so that positions line up with JAX's signature.
+
+The kinds are compared by identity (``eq=False``) and keep ``object``'s
+``repr``: each function of the table has its own instance, and building
+``__eq__``, ``__hash__`` and ``__repr__`` for some thirty classes is most of
+the cost of importing this module, which the mypy plugin does in each run
+that checks a call of JAX.
 """
 
 from __future__ import annotations
@@ -291,7 +297,7 @@ def _default(dtype: str, env: Env) -> str | Undefined:
 # --------------------------------------------------------------------- kinds
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Kind(ABC):
     """A rule kind: how a function's result dtype follows from its arguments."""
 
@@ -420,7 +426,7 @@ def _dtype_option(
     return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Operator(_Listed, _DtypeOption, Kind):
     """Exactly a Python operator (``jnp.add`` is ``+``): the rule set's operator result."""
 
@@ -448,7 +454,7 @@ class Operator(_Listed, _DtypeOption, Kind):
         return env.rules.result(self.op, *operands)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Join(_Listed, _DtypeOption, Kind):
     """The join of the array arguments (weak when all are weak), then a dtype check."""
 
@@ -590,7 +596,7 @@ class Join(_Listed, _DtypeOption, Kind):
         return _accept(call.function, converted, self.accepts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ToInexact(Join):
     """The join made inexact (``promote_args_inexact``): integers and bools → float."""
 
@@ -606,7 +612,7 @@ class ToInexact(Join):
         return _to_inexact(t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ToNumeric(Join):
     """The join made numeric (``promote_args_numeric``): bool → int32."""
 
@@ -618,7 +624,7 @@ class ToNumeric(Join):
         return TO_NUMERIC.get(t, t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ToComplex(Join):
     """The join made complex (``promote_args_complex``)."""
 
@@ -631,7 +637,7 @@ class ToComplex(Join):
         return _to_complex(t, env)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ToReal(Join):
     """The real counterpart of the join (``real``, ``abs`` of complex, ``angle``)."""
 
@@ -655,7 +661,7 @@ class ToReal(Join):
         return REAL_OF_COMPLEX.get(t, t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Predicate(Join):
     """``bool_``, once the arguments promote (``isnan``, ``logical_and``, ``isclose``)."""
 
@@ -672,7 +678,7 @@ class Predicate(Join):
         return checked if isinstance(checked, Undefined) else "bool_"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Fixed(_Listed, Kind):
     """A fixed dtype whatever the arguments: ``"int"`` is the default int (indices)."""
 
@@ -718,7 +724,7 @@ class Fixed(_Listed, Kind):
         return f"fixed {shown}({', '.join(self.params)})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Keep(_Listed, Kind):
     """The input's dtype (``reshape``, ``sort``, ``round``, ``relu``)."""
 
@@ -783,7 +789,7 @@ class Keep(_Listed, Kind):
 _CONVERSIONS: Final = ("same", "numeric", "inexact", "bool", "real")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Reduce(_Listed, Kind):
     """A reduction's result dtype: JAX's ``_reduction`` and ``_cumulative_reduction``.
 
@@ -879,7 +885,7 @@ class Reduce(_Listed, Kind):
         return t
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Create(_Listed, _DtypeParam, Kind):
     """A new array of the ``dtype`` argument, else of JAX's default dtype of a kind."""
 
@@ -916,7 +922,7 @@ class Create(_Listed, _DtypeParam, Kind):
         return f"create({self.dtype}=, default {_DEFAULT_NAMES.get(self.default, self.default)})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Fill(_Listed, _DtypeParam, Kind):
     """The dtype of a value argument, unless ``dtype=`` (``full``, ``array``, ``asarray``).
 
@@ -961,7 +967,7 @@ class Fill(_Listed, _DtypeParam, Kind):
         return _accept(call.function, found, self.accepts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Like(_Listed, _DtypeParam, Kind):
     """The prototype's dtype (weak kept), unless ``dtype=`` (``zeros_like``, ``full_like``)."""
 
@@ -978,7 +984,7 @@ class Like(_Listed, _DtypeParam, Kind):
         return env.join(self.operands(call)[:1])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Cast(_Listed, _DtypeParam, Kind):
     """An explicit cast: the requested dtype, strongly typed (``astype``)."""
 
@@ -1024,7 +1030,7 @@ class Cast(_Listed, _DtypeParam, Kind):
         return _accept(call.function, requested, self.accepts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class LaxSame(_DtypeOption, Kind):
     """A ``lax`` primitive: the operands must have one dtype (no promotion).
 
@@ -1111,7 +1117,7 @@ class LaxSame(_DtypeOption, Kind):
         return t
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class LaxDot(_Listed, _DtypeOption, Kind):
     """``lax.dot_general``: the operand of "higher precision" (XLA's HigherPrecisionType).
 
@@ -1170,7 +1176,7 @@ class LaxDot(_Listed, _DtypeOption, Kind):
         return requested
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Sample(_DtypeOption, Kind):
     """A random sampler: the ``dtype`` argument (of the accepted kinds), else a default."""
 
@@ -1214,7 +1220,7 @@ class Sample(_DtypeOption, Kind):
         return f"sample(default {self.default}, accepts {self.accepts})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Outputs(Kind):
     """A fixed tuple of arrays, one kind each (``frexp``, ``linalg.svd``, ``slogdet``)."""
 
@@ -1255,7 +1261,7 @@ class Outputs(Kind):
         return "(" + ", ".join(kind.describe() for kind in self.outputs) + ")"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Choose(Kind):
     """One kind when an optional array argument is given, another when it is not.
 
@@ -1288,7 +1294,7 @@ class Choose(Kind):
         return f"{self.param} given: {self.given.describe()}; else {self.absent.describe()}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class _Reasoned(Kind):
     """A kind whose answer is one outcome, with a reason, whatever the arguments."""
 
@@ -1310,7 +1316,7 @@ class _Reasoned(Kind):
         return str(self.outcome(self.reason))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class UnknownDtype(_Reasoned):
     """The dtype depends on values, or is not one we have a marker for: never wrong."""
 
@@ -1319,7 +1325,7 @@ class UnknownDtype(_Reasoned):
     outcome: ClassVar[type[Unknown | NotArray]] = Unknown
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NotAnArray(_Reasoned):
     """A public name that is not a function returning arrays (dtypes, classes, utilities)."""
 

@@ -1,0 +1,37 @@
+"""A throw-away project that basedpyright reads through the typed JAX stubs.
+
+The stubs of a JAX rule set go to the project's ``typings/`` (pyright's
+``stubPath``), the program to ``program.py``, and ``pyrightconfig.json``
+checks that one file in standard mode.  The interpreter (for JAX itself) is
+not in the configuration: the command line names it (``--pythonpath``), or
+the editor's ``python.pythonPath`` setting does for the language server.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from typing_pkg import jaxstubs
+
+__all__ = ["venv_tool", "write_project"]
+
+
+def venv_tool(name: str) -> str:
+    """The command ``name`` installed beside this Python (else on ``PATH``): basedpyright's."""
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    assert found is not None, f"{name} is missing: the test extra installs it (.ci/run does)"
+    return found
+
+
+def write_project(directory: Path, program: str, rules: str = "jax") -> Path:
+    """Write the project in ``directory`` (stubs for ``rules``); return the program's path."""
+    stubs = directory / "typings"
+    jaxstubs.write(stubs, rules)
+    path = directory / "program.py"
+    path.write_text(program, encoding="utf-8")
+    config = {"include": [path.name], "stubPath": str(stubs), "typeCheckingMode": "standard"}
+    (directory / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
+    return path
