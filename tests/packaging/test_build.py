@@ -31,7 +31,13 @@ def test_the_wheel_holds_the_packages_and_the_stub_package(dist: Dist) -> None:
     assert "typing_pkg/py.typed" in files and "mypy_plugin/py.typed" in files
     # The stub package sits at the top level, where checkers look for it.
     stubs = sorted((ROOT / "stubs" / PACKAGE).iterdir())
-    assert [p.name for p in stubs] == ["dtypes.pyi", "promotion.pyi", "py.typed", "typing.pyi"]
+    assert [p.name for p in stubs] == [
+        "__init__.pyi",
+        "dtypes.pyi",
+        "promotion.pyi",
+        "py.typed",
+        "typing.pyi",
+    ]
     for path in stubs:
         assert files[f"{PACKAGE}/{path.name}"] == path.read_bytes()
 

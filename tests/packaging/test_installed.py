@@ -75,6 +75,7 @@ def test_stubs_of_another_rule_set(python: Path, tmp_path: Path) -> None:
     typing_pkg(python, "stubs", "--rules", "numpy", "--out", out, cwd=tmp_path)
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
         PACKAGE,
+        f"{PACKAGE}/__init__.pyi",
         f"{PACKAGE}/dtypes.pyi",
         f"{PACKAGE}/promotion.pyi",
         f"{PACKAGE}/py.typed",

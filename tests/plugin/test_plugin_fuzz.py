@@ -13,6 +13,7 @@ dtypes must carry no ``dtype-promotion`` error.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -26,7 +27,9 @@ from typing_pkg.dtypes import ABSTRACT, CONCRETE, WEAK
 
 BATCH = 60  # functions per file; each has STATEMENTS statements
 STATEMENTS = 5
-EXAMPLES = 12
+EXAMPLES = int(os.environ.get("TYPING_PKG_FUZZ_BATCHES", "12"))
+"""Batches (mypy runs); ``.ci/run`` asks fewer of the oldest mypy, whose JSON cache makes
+each run reload JAX's modules (about 5 s a run)."""
 
 MARKERS = [m.name for m in (*CONCRETE, *WEAK, *ABSTRACT)]
 UNKNOWN = ["Any", "Array[Any]", "Array[DType]", "Array[T]", "Array"]
