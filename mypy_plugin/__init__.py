@@ -376,7 +376,7 @@ class TypingPkgPlugin(Plugin):
         if self._jax.enabled and owner.startswith("jax."):
             if fullname == names.BINARY_UFUNC_CALL:
                 return self._rebound(partial(jax_api.ufunc_callback, self._jax_hooks))
-            if owner == names.INDEX_UPDATE_REF and method in names.AT_METHODS:
+            if owner == names.INDEX_UPDATE_REF and self._jax.array_method(f"at.{method}"):
                 return self._rebound(partial(jax_api.at_callback, self._jax_hooks, method))
         if method == "__getitem__" and self._is_array_class(owner):
             return self._index

@@ -369,7 +369,7 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
     The array parameters whose dtype is unknown are left out of ``args`` and
     listed in the ``UNKNOWN_ARGUMENTS`` option (``_evaluate_one`` decides).
     """
-    from typing_pkg.api.kinds import Call
+    from typing_pkg.api.kinds import DTYPE_OPTIONS, Call
 
     args: dict[str, Operand] = {}
     guessed: list[tuple[str, bool, str | None]] = []
@@ -406,7 +406,7 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
             continue
         typ = actuals.types[index][0]
         expr = actuals.exprs[index][0]
-        if option in names.DTYPE_OPTIONS:
+        if option in DTYPE_OPTIONS:
             requested = read_dtype(actuals.api, expr, typ)
             if isinstance(requested, _Unknown):
                 return None
@@ -695,15 +695,13 @@ def _without_unknowns(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[objec
     the same dtype (``jnp.argmax`` of anything is the default int).  An
     undefined outcome is never reported: the argument may not have that dtype.
     """
-    from typing_pkg.api.kinds import Call, Unknown
+    from typing_pkg.api.kinds import DTYPE_OPTIONS, Call, Unknown
     from typing_pkg.dtypes import BY_NAME
 
     missing = Unknown("an argument of unknown dtype")
     params = [p for p in unknown if isinstance(p, tuple) and len(p) == 3]
     options = {k: v for k, v in call.options.items() if k != UNKNOWN_ARGUMENTS}
-    asked = next(
-        (options[o] for o in kind.options if o in names.DTYPE_OPTIONS and o in options), None
-    )
+    asked = next((options[o] for o in kind.options if o in DTYPE_OPTIONS and o in options), None)
     env = hooks.api.env
     if isinstance(asked, str):
         candidates: Sequence[str] = [asked]

@@ -9,14 +9,12 @@ from typing_pkg.ops import ARITHMETIC, BINARY, BITWISE, INPLACE, SHIFT, UNARY
 __all__ = [
     "ARRAY",
     "ASTYPE",
-    "AT_METHODS",
     "BINARY_METHODS",
     "BINARY_UFUNC_CALL",
     "BUILTIN_ABS",
     "BUILTIN_SCALARS",
     "CONTROL_FLOW",
     "DTYPES_MODULE",
-    "DTYPE_OPTIONS",
     "DTYPE_ROOT",
     "FUNCTOOLS_PARTIAL",
     "INDEX_UPDATE_REF",
@@ -94,11 +92,6 @@ BINARY_UFUNC_CALL: Final = "jax.numpy.BinaryUfunc.__call__"
 """``jnp.add(x, y)``: ``add`` is an instance of this protocol in JAX's stubs."""
 INDEX_UPDATE_REF: Final = "jax._src.basearray._IndexUpdateRef"
 """``x.at[i]``: its methods (``set``, ``add``, …) are the table's ``jax.Array.at.*``."""
-AT_METHODS: Final = frozenset(
-    {"get", "set", "add", "subtract", "mul", "multiply", "divide", "power", "min", "max", "apply"}
-)
-DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
-"""The table's options that name a dtype (read in every form a dtype argument takes)."""
 JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"
 """What ``jax.jit`` returns: the attributes (``lower``, ``trace``, …) of a jitted function."""
 FUNCTOOLS_PARTIAL: Final = "functools.partial"

@@ -59,7 +59,15 @@ from typing import Any, Final
 
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
-from typing_pkg.api.kinds import Choose, Join, Kind, LaxSame, NotAnArray, UnknownDtype
+from typing_pkg.api.kinds import (
+    DTYPE_OPTIONS,
+    Choose,
+    Join,
+    Kind,
+    LaxSame,
+    NotAnArray,
+    UnknownDtype,
+)
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
 from typing_pkg.rules.base import WEAK_PY_TYPES
@@ -99,7 +107,6 @@ narrow integer and one narrow float type (the other narrow types have the same l
 edges: only weak types promote to them)."""
 REPRESENTATIVES: Final[tuple[str, ...]] = ("bool_", "int8", "float16", "complex64", "weak_float")
 """The operands whose calls are repeated with every ``dtype=`` request."""
-DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
 PY_TYPES: Final[Mapping[str, type]] = {t.__name__: t for t in SCALAR_PY_TYPES.values()}
 """The Python types a ``dtype=`` option may name, by name (``float``)."""
 

@@ -77,7 +77,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from typing_pkg.api.kinds import Call, Env, Kind, NotArray, Operand, Result, Unknown
+from typing_pkg.api.kinds import (
+    DTYPE_OPTIONS,
+    Call,
+    Env,
+    Kind,
+    NotArray,
+    Operand,
+    Result,
+    Unknown,
+)
 from typing_pkg.dtypelike import to_marker
 from typing_pkg.dtypes import BY_NAME, DType
 from typing_pkg.promotion import cacheable as _cacheable
@@ -130,7 +139,6 @@ _ALIASES: Final = (
     ("nn.", "jax.nn."),
     ("Array.", "jax.Array."),
 )
-_DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
 
 
 class UnknownFunctionError(LookupError):
@@ -225,7 +233,7 @@ def _single(arg: object) -> str:
 
 
 def _option(name: str, value: object) -> object:
-    if name in _DTYPE_OPTIONS and value is not None:
+    if name in DTYPE_OPTIONS and value is not None:
         marker = to_marker(value)
         if marker.abstract:
             raise TypeError(f"{name}={marker.name} is a category of dtypes, not a dtype")

@@ -49,6 +49,7 @@ from typing_pkg.rules.base import PY_SCALARS, REAL_OF_COMPLEX, RuleSet, Undefine
 from typing_pkg.rules.jax import TO_INEXACT, TO_NUMERIC
 
 __all__ = [
+    "DTYPE_OPTIONS",
     "KINDS",
     "Call",
     "Cast",
@@ -105,6 +106,10 @@ class NotArray:
     def __str__(self) -> str:
         return f"not an array: {self.reason}"
 
+
+DTYPE_OPTIONS: Final = frozenset({"dtype", "preferred_element_type", "new_dtype", "index_dtype"})
+"""The options of JAX's functions that name a dtype: the kinds read them as a requested
+dtype, and a checker reads them in every form a dtype argument takes."""
 
 Outcome = str | Undefined | Unknown | NotArray
 """One result: a marker name, or why there is none."""
