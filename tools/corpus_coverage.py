@@ -21,9 +21,11 @@ For every ``.py`` file under ``DIR`` (``test_*.py`` and ``conftest.py`` aside):
   *polymorphic*; a site whose dtype has no marker (PRNG key arrays
   ``key<fry>``, strings) is counted apart and left out of the figures.
 * **Static view.**  A copy of each file gets ``reveal_type(name)`` after each
-  site: on the same line after ``;`` (line numbers stay), or, for a
-  ``for``/``with``, before the first statement of its body (on a line of its
-  own when that statement is compound: the copy's lines are mapped back).
+  site, on a line of its own (for a ``for``/``with``, before the first
+  statement of its body; the copy's lines are mapped back to the original
+  ones), or after ``;`` when the statement shares its line (:func:`instrument`:
+  a reveal beside its statement can show nothing in pyright).  NumPy's types
+  are read in mypy's and pyright's spellings (``floating[_32Bit]``).
   The checker's revealed type is read: mypy with ``plugins = mypy_plugin``, ``[typing_pkg]
   promotion = RULES`` and ``check_untyped_defs = True``; basedpyright with the
   environment's stubs (``typeCheckingMode = standard``).  A site has a
@@ -154,10 +156,13 @@ def describe(value: object) -> tuple[str, bool] | None:
     """Return ``(dtype name, weak)`` for a JAX or NumPy array (a tracer too), else None."""
     jax = sys.modules.get("jax")
     numpy = sys.modules.get("numpy")
+    # getattr: the modules come from sys.modules, their classes are unknown to a checker
     if jax is not None and isinstance(value, jax.Array):
-        return str(value.dtype), bool(getattr(value, "weak_type", False))
+        dtype: object = getattr(value, "dtype")  # noqa: B009
+        return str(dtype), bool(getattr(value, "weak_type", False))
     if numpy is not None and isinstance(value, numpy.ndarray):
-        return str(value.dtype), False
+        dtype = getattr(value, "dtype")  # noqa: B009
+        return str(dtype), False
     return None
 
 
@@ -297,13 +302,19 @@ def _markers() -> frozenset[str]:
 ALIASES = {"numpy.bool": "bool_", "numpy.bool_": "bool_", "jax.numpy.bool_": "bool_"}
 """Qualified names of dtypes that are not spelt as a marker (mypy writes numpy's in full)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
+_NBIT = r"(?:numpy\._typing\._nbit_base\.)?_(?P<{}>\d+)Bit"
 _NUMPY_SIZED = re.compile(
-    r"numpy\.(?P<kind>signedinteger|unsignedinteger|floating|complexfloating)\["
-    r"numpy\._typing\._nbit_base\._(?P<bits>\d+)Bit"
-    r"(?:, numpy\._typing\._nbit_base\._(?P<bits2>\d+)Bit)?\]"
+    r"(?<![\w.])(?:numpy\.)?(?P<kind>signedinteger|unsignedinteger|floating|complexfloating)"
+    rf"\[{_NBIT.format('bits')}(?:, {_NBIT.format('bits2')})?\]"
 )
-"""How mypy spells NumPy's sized scalar types: ``numpy.floating[numpy._typing._nbit_base._32Bit]``
-is ``float32`` (a complex type names the bits of each part)."""
+"""NumPy's sized scalar types: ``float32`` is ``numpy.floating[numpy._typing._nbit_base._32Bit]``
+to mypy, ``floating[_32Bit]`` to pyright.  A complex type names the bits of each part, or of one
+part when both are the same (``complexfloating[_32Bit]`` is ``complex64``).  A width that depends
+on the platform (``signedinteger[_32Bit | _64Bit]``, NumPy's ``intp``) is not read: it names no
+one dtype."""
+_NUMPY_BOOL = re.compile(r"(?<![\w.])bool\[")
+"""pyright's ``numpy.bool`` when no ``builtins.bool`` is printed beside it: ``bool[Any]`` (Python's
+``bool`` is not generic; pyright writes ``numpy.bool[builtins.bool]`` when both are)."""
 _NUMPY_KINDS = {
     "signedinteger": "int", "unsignedinteger": "uint", "floating": "float",
     "complexfloating": "complex",
@@ -311,7 +322,9 @@ _NUMPY_KINDS = {
 
 
 def _numpy_sized(match: re.Match[str]) -> str:
-    bits = int(match["bits"]) + (int(match["bits2"]) if match["bits2"] else 0)
+    bits = int(match["bits"])
+    if match["kind"] == "complexfloating":
+        bits += int(match["bits2"]) if match["bits2"] else bits
     return f"{_NUMPY_KINDS[match['kind']]}{bits}"
 
 
@@ -320,8 +333,9 @@ def static_dtype(type_text: str) -> str | None:
 
     ``Array[float32]``, ``typing_pkg.typing.Array[typing_pkg.dtypes.float32]``,
     ``Array[float32] | None`` and NumPy's ``ndarray[…, dtype[numpy.float32]]``
-    give ``"float32"``; ``jax.Array``, ``Array[Any]``, ``Array[floating]`` (a
-    category) and ``tuple[Array[int32], Array[float32]]`` give None.  A union
+    (``dtype[floating[_32Bit]]`` as pyright writes it) give ``"float32"``;
+    ``jax.Array``, ``Array[Any]``, ``Array[floating]`` (a category) and
+    ``tuple[Array[int32], Array[float32]]`` give None.  A union
     is concrete only if each member but ``None`` names the same one marker:
     ``Array[float32] | Any`` (or ``| Unknown``, ``| jax.Array``) gives None.
     To recognise another spelling of a dtype, add it to :data:`ALIASES`.
@@ -338,8 +352,8 @@ def static_dtype(type_text: str) -> str | None:
         found_each = {static_dtype(member) for member in members if member != "None"}
         return found_each.pop() if len(found_each) == 1 else None
     markers = _markers()
-    found = set()
-    type_text = _NUMPY_SIZED.sub(_numpy_sized, type_text)
+    found: set[str] = set()
+    type_text = _NUMPY_BOOL.sub("bool_[", _NUMPY_SIZED.sub(_numpy_sized, type_text))
     for identifier in _IDENTIFIER.findall(type_text):
         last = identifier.rsplit(".", 1)[-1]
         if identifier in ALIASES:
@@ -392,41 +406,58 @@ class Instrumented:
 def instrument(source: str) -> Instrumented:
     """Insert ``reveal_type(name)`` after each site, keeping the original lines where they are.
 
-    A simple statement gets ``; reveal_type(x)`` appended on its last line; a
-    ``for``/``with`` gets ``reveal_type(x); `` before the first statement of
-    its body, or a line of its own before it when that statement is compound.
-    A statement binding several names reveals the first one so and each other
-    one on a line of its own, inserted after it (or before the body) and mapped
-    to the statement's line: mypy reports a note once per line and message, so
-    two names of one type revealed on one line would show one note.
+    Each name a simple statement binds is revealed on a line of its own
+    inserted after the statement, at its indentation; each name a
+    ``for``/``with`` binds, on a line of its own before the first statement
+    of its body.  The copy's new lines are mapped to the statement's line.
+    Where there is no line to insert (a statement that shares its line with
+    another, ``if c: x = 1``, ``a = 1; b = 2``, or a body on its header's
+    line), the names are revealed on the statement's line: ``; reveal_type(x)``
+    after a simple statement, ``reveal_type(x); `` before a body's first one.
+
+    One reveal per line: mypy reports a note once per line and message (two
+    names of one type revealed on one line would show one note).  No reveal
+    beside its statement when avoidable: pyright's checker evaluates the
+    expression statements of a line (its ``visitStatementList``) before the
+    line's assignments, and a name rebound there from an unknown value
+    (``x = x + 1; reveal_type(x)``, ``x`` an unannotated parameter) then has
+    an *incomplete* type, which ``reveal_type`` does not report, in that line
+    and in every later reveal of the name.
     """
     lines = source.splitlines(keepends=True)
-    # line → (column, rank, names, site line); line → (names, site line, indent)
+    # line → (column, rank, names, site line); line → (names, site line); line → (…, indent)
     inline: dict[int, list[tuple[int, int, list[str], int]]] = {}
     before: dict[int, list[tuple[list[str], int]]] = {}
-    after: dict[int, list[tuple[list[str], int, int]]] = {}
+    after: dict[int, list[tuple[list[str], int, str]]] = {}
     order = 0
     for stmt, names in binding_statements(ast.parse(source)):
         order += 1
         body = binding_body(stmt)
         if body is None:
             end = stmt.end_lineno or stmt.lineno
-            first_line = lines[stmt.lineno - 1]
-            own_line = len(first_line) - len(first_line.lstrip()) == stmt.col_offset
-            head, rest = (names[:1], names[1:]) if own_line else (names, [])
-            inline.setdefault(end, []).append((stmt.end_col_offset or 0, order, head, stmt.lineno))
+            indent = lines[stmt.lineno - 1][: stmt.col_offset]
+            if not starts_line(lines, stmt):  # if c: x = 1
+                head, rest = names, []
+            elif ends_line(lines, stmt):
+                head, rest = [], names
+            else:  # a = 1; b = 2
+                head, rest = names[:1], names[1:]
+            if head:
+                inline.setdefault(end, []).append(
+                    (stmt.end_col_offset or 0, order, head, stmt.lineno)
+                )
             if rest:
-                after.setdefault(end, []).append((rest, stmt.lineno, stmt.col_offset))
+                after.setdefault(end, []).append((rest, stmt.lineno, indent))
             continue
         first = body[0]
-        if is_simple(first) and len(names) == 1:
+        decorators: list[ast.expr] = getattr(first, "decorator_list", [])
+        start = min([first.lineno, *(d.lineno for d in decorators)])
+        if start > stmt.lineno and starts_line(lines, first):
+            before.setdefault(start, []).append((names, stmt.lineno))
+        else:  # for x in y: f(x)
             inline.setdefault(first.lineno, []).append(
                 (first.col_offset, -order, names, stmt.lineno)
             )
-        else:
-            decorators = getattr(first, "decorator_list", [])
-            start = min([first.lineno, *(d.lineno for d in decorators)])
-            before.setdefault(start, []).append((names, stmt.lineno))
     text: list[str] = []
     line_map: list[int] = []
     reveals: dict[tuple[int, int], Site] = {}
@@ -458,28 +489,22 @@ def instrument(source: str) -> Instrumented:
             new_line += "\n"
         text.append(new_line)
         line_map.append(number)
-        for names, site_line, column in after.get(number, []):
-            own_lines(names, site_line, " " * column)
+        for names, site_line, indent in after.get(number, []):
+            own_lines(names, site_line, indent)
     return Instrumented("".join(text), line_map, reveals)
 
 
-def is_simple(stmt: ast.stmt) -> bool:
-    """Whether ``stmt`` is a simple statement (one that ``;`` may follow and precede)."""
-    return not isinstance(
-        stmt,
-        ast.If
-        | ast.For
-        | ast.AsyncFor
-        | ast.While
-        | ast.With
-        | ast.AsyncWith
-        | ast.Try
-        | ast.TryStar
-        | ast.FunctionDef
-        | ast.AsyncFunctionDef
-        | ast.ClassDef
-        | ast.Match,
-    )
+def starts_line(lines: Sequence[str], stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is the first thing on its first line."""
+    line = lines[stmt.lineno - 1]
+    return len(line) - len(line.lstrip()) == stmt.col_offset
+
+
+def ends_line(lines: Sequence[str], stmt: ast.stmt) -> bool:
+    """Whether nothing but a comment follows ``stmt`` on its last line."""
+    line = lines[(stmt.end_lineno or stmt.lineno) - 1].encode("utf-8")
+    rest = line[stmt.end_col_offset or 0 :].decode("utf-8", errors="replace").strip()
+    return not rest or rest.startswith("#")
 
 
 @dataclass
@@ -505,7 +530,7 @@ class CheckerRun:
     def new_errors(self) -> list[Diagnostic]:
         """The errors reported with the plugin/stubs and not without, by (file, line, code)."""
         remaining = Counter((e.file, e.line, e.code) for e in self.without_errors)
-        new = []
+        new: list[Diagnostic] = []
         for error in self.with_errors:
             key = (error.file, error.line, error.code)
             if remaining[key]:

@@ -4,9 +4,9 @@ Fast: every corpus program parses and has a ``main``, each bug program marks
 exactly one line ``# BUG:``, and the script's pieces (the recogniser of
 revealed dtypes, the verdicts, the instrumented copies) behave on the corpus.
 Slow: the programs run under JAX (the bug programs fail on their BUG line),
-and the script measures a two-file corpus written here whose figures are
-derived by hand.  The goals the mypy plugin meets on the corpus are
-``test_plugin_on_corpus.py``'s.
+basedpyright reveals the sites of an instrumented copy, and the script
+measures a two-file corpus written here whose figures are derived by hand.
+The goals the mypy plugin meets on the corpus are ``test_plugin_on_corpus.py``'s.
 """
 
 from __future__ import annotations
@@ -24,12 +24,16 @@ from typing import Any
 import pytest
 
 from tools.corpus_coverage import (
+    CheckerRun,
     Site,
     corpus_files,
+    find_basedpyright,
     instrument,
     program_env,
+    run_pyright_once,
     static_dtype,
     verdict,
+    write_copies,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -99,6 +103,25 @@ def test_bug_program_marks_exactly_one_line(path: Path) -> None:
             "numpy._typing._nbit_base._32Bit]",
             "complex64",
         ),
+        # ... and as pyright writes them
+        ("ndarray[tuple[Any, ...], dtype[signedinteger[_64Bit]]]", "int64"),
+        ("ndarray[tuple[int], dtype[unsignedinteger[_8Bit]]]", "uint8"),
+        ("floating[_32Bit]", "float32"),
+        ("ndarray[tuple[Any, ...], dtype[floating[_16Bit]]]", "float16"),
+        ("ndarray[tuple[int], dtype[float64]]", "float64"),
+        ("complexfloating[_32Bit, _32Bit]", "complex64"),
+        ("complexfloating[_64Bit, _64Bit]", "complex128"),
+        ("complexfloating[_32Bit]", "complex64"),  # one width for both parts
+        ("ndarray[tuple[int], dtype[numpy.bool[builtins.bool]]]", "bool_"),
+        ("ndarray[tuple[Any, ...], dtype[bool[Any]]]", "bool_"),  # NumPy's bool is generic
+        ("bool", None),  # Python's
+        ("ndarray[tuple[int], dtype[signedinteger[_32Bit | _64Bit]]]", None),  # intp: either
+        ("floating[_64Bit | _96Bit | _128Bit]", None),  # longdouble
+        ("complexfloating[Any, Any]", None),
+        ("ndarray[tuple[Any, ...], dtype[Any]]", None),
+        ("other.floating[_32Bit]", None),  # not NumPy's
+        ("Array[float32] | ndarray[tuple[int], dtype[floating[_32Bit]]]", "float32"),
+        ("Array[float32] | ndarray[tuple[int], dtype[signedinteger[_32Bit]]]", None),
         ("jax._src.basearray.Array", None),
         ("Array[Any]", None),
         ("Array[floating]", None),  # a category is not a dtype
@@ -157,16 +180,60 @@ def test_instrument_reveals_each_kind_of_site() -> None:
         Site(1, "a"), Site(1, "b"), Site(1, "c"), Site(2, "i"), Site(2, "w"),
         Site(5, "x"), Site(5, "y"), Site(6, "self.w"), Site(7, "z"),
     ]  # fmt: skip
-    # Several names of one statement: one note per line (mypy drops a repeated note).
-    assert copy.text.splitlines()[:6] == [
-        "a, (b, *c) = f(); reveal_type(a)",
+    # One reveal per line (mypy drops a repeated note), on lines of their own.
+    assert copy.text.splitlines() == [
+        "a, (b, *c) = f()",
+        "reveal_type(a)",
         "reveal_type(b)",
         "reveal_type(c)",
         "for i, w in g():",
         "    reveal_type(i)",
         "    reveal_type(w)",
+        "    if w:",
+        "        pass",
+        "with h() as x: reveal_type(x); y = x; reveal_type(y)",  # no line to insert
+        "self.w += 1",
+        "reveal_type(self.w)",
+        "z: int = 2",
+        "reveal_type(z)",
+        "u: int",
+        "d[0] = 1",
     ]
-    assert copy.line_map == [1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert copy.line_map == [1, 1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 6, 7, 7, 8, 9]
+
+
+def test_instrument_never_reveals_beside_a_statement_that_has_its_own_line() -> None:
+    # pyright leaves out the reveal of x (and every later one) in "x = x + 1; reveal_type(x)"
+    # with x an unannotated parameter: the reveal must be on a line of its own.
+    source = (
+        "def f(key, x):\n"
+        "    key, sub = split(key)  # a comment\n"
+        "    x = (x +\n"
+        "         1)\n"
+        "    for k in x:\n"
+        "        x = x * k\n"
+        "    a = 1; b = a\n"
+        "    if x: c = 2\n"
+        "    return x\n"
+    )
+    copy = instrument(source)
+    assert copy.text.splitlines() == [
+        "def f(key, x):",
+        "    key, sub = split(key)  # a comment",
+        "    reveal_type(key)",
+        "    reveal_type(sub)",
+        "    x = (x +",
+        "         1)",
+        "    reveal_type(x)",
+        "    for k in x:",
+        "        reveal_type(k)",
+        "        x = x * k",
+        "        reveal_type(x)",
+        "    a = 1; reveal_type(a); b = a; reveal_type(b)",  # a line of two statements
+        "    if x: c = 2; reveal_type(c)",
+        "    return x",
+    ]
+    assert copy.line_map == [1, 2, 2, 2, 3, 4, 3, 5, 5, 6, 6, 7, 8, 9]
 
 
 def test_corpus_files_leave_tests_out() -> None:
@@ -214,6 +281,30 @@ def test_bug_program_fails_at_its_bug_line(path: Path) -> None:
     assert frames, done.stderr[-3000:]
     assert int(frames[-1]) == bug_line, done.stderr[-3000:]  # the innermost frame of the program
     assert re.search(r"(TypeError|TypePromotionError|ValueError): ", done.stderr)
+
+
+@pytest.mark.slow
+def test_basedpyright_reveals_the_sites_of_a_rebound_parameter(tmp_path: Path) -> None:
+    # With "x = x + 1; reveal_type(x)" (x an unannotated parameter) pyright reveals nothing
+    # there nor at the later sites of x: each reveal has a line of its own.
+    source = (
+        "def f(key, x):\n"
+        "    key, sub = key.split()\n"
+        "    x = x + 1\n"
+        "    y = x\n"
+        "    return key, sub, y\n"
+    )
+    copies = {"m.py": instrument(source)}
+    write_copies(copies, tmp_path)
+    exe = find_basedpyright()
+    assert exe is not None, "basedpyright is not installed"
+    run = CheckerRun()
+    run_pyright_once(copies, tmp_path, ROOT / "stubs", run, exe)
+    assert run.failure is None
+    assert run.types["m.py"] == {
+        Site(2, "key"): "Unknown", Site(2, "sub"): "Unknown", Site(3, "x"): "Unknown",
+        Site(4, "y"): "Unknown",
+    }  # fmt: skip
 
 
 TINY_A = """\
