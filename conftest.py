@@ -30,6 +30,7 @@ SLOW_MODULES: Final = frozenset(
         "tests/plugin/test_plugin_config.py",  # mypy and dmypy runs per configuration
         "tests/stubs/test_conformance.py",  # basedpyright and pyrefly over every cell
         "tests/stubs/test_unknown_dtypes.py",  # basedpyright and mypy, line by line
+        "tests/stubs/test_rule_choice.py",  # stubs of other rule sets in typings/, basedpyright
         "tests/stubs/test_jax_stubs.py",  # generates the JAX stubs, runs basedpyright
         "tests/stubs/test_jax_stubs_lsp.py",  # the JAX stubs in basedpyright-langserver
         "tests/stubs/test_packaging.py",  # builds and installs the wheel

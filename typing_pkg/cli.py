@@ -13,6 +13,8 @@ Subcommands (the rules default to ``jax``; ``--rules`` takes any name that
     typing-pkg lattice --format svg --engine builtin  # no Graphviz: same bytes everywhere
     typing-pkg verify                                # the lattice laws, every rule set
     typing-pkg stubs --check
+    typing-pkg stubs --rules numpy --out typings     # pyright's stubPath: another rule set
+    typing-pkg stubs --config pyproject.toml --out typings --check  # mypy's [tool.typing_pkg]
     typing-pkg explain jnp.mean int8                 # float32: a JAX function's result
 
 Dtypes are given by marker name (``float32``, ``weak_int``), by a code of
@@ -304,7 +306,50 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
-def _jax_stubs(args: argparse.Namespace, rules: str) -> int:
+def _configured_rules(config: str) -> RuleSet:
+    """Return the rule set the configuration file ``config`` names, as the mypy plugin reads it.
+
+    A module beside the file can hold a custom rule set (``promotion =
+    "myrules:RULES"``): the file's directory is on the module path while the
+    rules load.  Any mistake is a usage error of one line.
+    """
+    from typing_pkg.config import ConfigError, ProjectConfig
+
+    directory = str(Path(config).resolve().parent)
+    added = directory not in sys.path
+    if added:
+        sys.path.insert(0, directory)
+    try:
+        return ProjectConfig.from_file(config).load_rules()
+    except ConfigError as error:
+        raise UsageError(f"{config}: {error}") from None
+    finally:
+        if added:
+            sys.path.remove(directory)
+
+
+def _stubs_rules(args: argparse.Namespace) -> tuple[RuleSet, str]:
+    """Return the rule set ``stubs`` is asked for, and the options that ask for it again."""
+    if args.config is not None:
+        return _configured_rules(args.config), f" --config {args.config}"
+    rules = _rules(args.rules or DEFAULT)
+    return rules, "" if rules.name == DEFAULT else f" --rules {args.rules}"
+
+
+def _other_rules(root: Path, rules: RuleSet) -> str:
+    """Return a hint when the stubs under ``root`` were generated from a rule set not ``rules``."""
+    from typing_pkg import stubgen
+
+    recorded = stubgen.recorded_rules(root)
+    if recorded is None or recorded == rules.name:
+        return ""
+    return (
+        f" (they were generated from the {recorded!r} rule set and checked against "
+        f"{rules.name!r}: to check them, name {recorded!r} with --rules or --config)"
+    )
+
+
+def _jax_stubs(args: argparse.Namespace, rules: str, options: str) -> int:
     from typing_pkg import jaxstubs
 
     if args.out is None:
@@ -317,10 +362,10 @@ def _jax_stubs(args: argparse.Namespace, rules: str) -> int:
         for found in stale:
             sys.stderr.write(found.diff)
         if stale:
-            options = "" if rules == DEFAULT else f" --rules {rules}"
             print(
                 f"{len(stale)} generated stub file(s) under {args.out} are stale; regenerate "
-                f"them with: python -m typing_pkg stubs --jax{options} --out {args.out}",
+                f"them with: python -m typing_pkg stubs --jax{options} --out {args.out}"
+                f"{_other_rules(Path(args.out), get_rules(rules))}",
                 file=sys.stderr,
             )
             return 1
@@ -338,9 +383,9 @@ def _jax_stubs(args: argparse.Namespace, rules: str) -> int:
 def _cmd_stubs(args: argparse.Namespace) -> int:
     from typing_pkg import stubgen
 
-    rules = _rules(args.rules)
+    rules, options = _stubs_rules(args)
     if args.jax:
-        return _jax_stubs(args, rules.name)
+        return _jax_stubs(args, rules.name, options)
     checkout = stubgen.in_checkout()
     root = stubgen.stubs_dir() if args.out is None else Path(args.out)
     if args.out is None and not args.check:
@@ -363,11 +408,11 @@ def _cmd_stubs(args: argparse.Namespace) -> int:
             if args.out is None and not checkout and rules.name == DEFAULT:
                 fix = "reinstall typing_pkg"
             else:
-                options = "" if rules.name == DEFAULT else f" --rules {args.rules}"
                 options += "" if args.out is None and checkout else f" --out {root}"
                 fix = f"regenerate them with: python -m typing_pkg stubs{options}"
             print(
-                f"{len(stale)} generated stub file(s) under {root} are stale; {fix}",
+                f"{len(stale)} generated stub file(s) under {root} are stale; {fix}"
+                f"{_other_rules(root, rules)}",
                 file=sys.stderr,
             )
             return 1
@@ -535,7 +580,14 @@ def _parser(prog: str) -> _Parser:
         help="write typed JAX stubs (jax-stubs, with typing_pkg-stubs) into --out DIR "
         "(with --check: fail if they differ from a fresh generation)",
     )
-    p.add_argument("--rules", default=DEFAULT, help=f"the stubs' {rules_help}")
+    chosen = p.add_mutually_exclusive_group()
+    chosen.add_argument("--rules", help=f"the stubs' {rules_help}")
+    chosen.add_argument(
+        "--config",
+        metavar="FILE",
+        help="take the rule set from the [tool.typing_pkg] (pyproject.toml) or [typing_pkg] "
+        "(mypy.ini, setup.cfg) section of FILE, as the mypy plugin does",
+    )
     p.add_argument(
         "--out",
         "--dir",

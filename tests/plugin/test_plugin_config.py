@@ -53,7 +53,7 @@ def _revealed(out: str) -> list[str | None]:
 
 INI = "[mypy]\nplugins = mypy_plugin\n\n"
 TOML = '[tool.mypy]\nplugins = ["mypy_plugin"]\n\n'
-NOT_READ = "is not read by the typing_pkg plugin; did you mean"
+NOT_READ = "is not read by typing_pkg; did you mean"
 CYCLE = 'LatticeRules("bad", {"int8": ("int16",), "int16": ("int8",)})'
 
 

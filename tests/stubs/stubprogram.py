@@ -66,8 +66,14 @@ def _signature(cells: Iterable[Cell]) -> str:
     )
 
 
-def conformance_program(cells: Sequence[Cell]) -> Program:
-    """Return a program with one checked line per cell, a function per operator and left operand."""
+def conformance_program(cells: Sequence[Cell], *, declared: bool = False) -> Program:
+    """Return a program with one checked line per cell, a function per operator and left operand.
+
+    An in-place cell updates a variable of its own, undeclared (its type is what
+    it is bound to, as JAX rebinds ``x += y`` to ``x + y``) or, with
+    ``declared``, declared as the left operand's ``Array`` type (NumPy and
+    PyTorch update the array, which keeps its dtype).
+    """
     arrays = sorted({n for c in cells for n in (c.left, c.right) if n and n not in _SCALAR_TYPES})
     lines = ["from typing_pkg import Array", f"from typing_pkg.dtypes import {', '.join(arrays)}"]
     at: dict[int, Cell] = {}
@@ -85,7 +91,8 @@ def conformance_program(cells: Sequence[Cell]) -> Program:
                 # One variable per cell: pyright infers a variable's declared
                 # type from all its assignments.
                 var = f"v{len(lines)}"
-                lines.append(f"    {var} = {left}")
+                annotation = f": Array[{left_name}]" if declared else ""
+                lines.append(f"    {var}{annotation} = {left}")
                 lines.append(f"    {var} {SYMBOL[op]} {operand(cell.right)}")
                 at[len(lines)] = cell
                 lines.append(f"    reveal_type({var})")
@@ -102,15 +109,21 @@ def basedpyright() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
 
 
-def start_pyright(directory: Path, source: str) -> subprocess.Popen[str]:
-    """Start basedpyright (JSON output) on ``source`` saved as ``directory/prog.py``."""
+def start_pyright(
+    directory: Path, source: str, stubs: Path = ROOT / "stubs"
+) -> subprocess.Popen[str]:
+    """Start basedpyright (JSON output) on ``source`` saved as ``directory/prog.py``.
+
+    ``stubs`` is the directory holding the ``typing_pkg-stubs`` it reads (by
+    default the checkout's, for the default rules).
+    """
     directory.mkdir(exist_ok=True)
     (directory / "prog.py").write_text(source)
     config = {
         "include": ["prog.py"],
         "pythonVersion": "3.11",
         "typeCheckingMode": "standard",
-        "extraPaths": [str(ROOT / "stubs"), str(ROOT)],
+        "extraPaths": [str(stubs), str(ROOT)],
     }
     (directory / "pyrightconfig.json").write_text(json.dumps(config))
     return subprocess.Popen(
