@@ -40,24 +40,8 @@ pythonVersion = "3.11"
 typeCheckingMode = "standard"
 """
 
-LATTICE = """\
-from typing_pkg.rules.custom import LatticeRules
-
-# Integers never meet floats; Python scalars join either chain.
-STRICT = LatticeRules(
-    "strict-floats",
-    {
-        "bool_": ("weak_int",),
-        "weak_int": ("int8",),
-        "int8": ("int16",),
-        "int16": ("int32",),
-        "int32": (),
-        "weak_float": ("float16",),
-        "float16": ("float32",),
-        "float32": (),
-    },
-)
-"""
+LATTICE = (Path(__file__).resolve().parents[2] / "examples/mixed_precision/rules.py").read_text()
+"""The examples project's own rule set (integers and floats never mix), as a project module."""
 
 CUSTOM = """\
 from typing_pkg import Array
@@ -154,13 +138,13 @@ def test_a_custom_lattice_from_the_projects_configuration(tmp_path: Path, python
     project = _project(
         tmp_path / "project",
         CUSTOM,
-        '\n[tool.typing_pkg]\npromotion = "lattice_rules:STRICT"\n',
+        '\n[tool.typing_pkg]\npromotion = "lattice_rules:OPTION0"\n',
     )
     # From another directory: the module beside the configuration still loads.
     config, out = project / "pyproject.toml", project / "typings"
     done = _stubs("--config", str(config), "--out", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert stubgen.recorded_rules(out) == "strict-floats"
+    assert stubgen.recorded_rules(out) == "option0"
     assert (out / stubgen.PACKAGE / "py.typed").read_text() == ""
     assert _check(project, python) == _wanted(CUSTOM)
 
@@ -168,7 +152,7 @@ def test_a_custom_lattice_from_the_projects_configuration(tmp_path: Path, python
     assert (fresh.returncode, fresh.stdout) == (0, f"the stubs under {out} are fresh\n")
     # The lattice changes: the stubs are stale, and the command to refresh them is named.
     rules = project / "lattice_rules.py"
-    rules.write_text(rules.read_text().replace('"int32": (),', '"int32": ("float32",),'))
+    rules.write_text(rules.read_text().replace('"int32": [],', '"int32": ["float32"],'))
     stale = _stubs("--config", str(config), "--out", str(out), "--check", cwd=tmp_path)
     assert stale.returncode == 1
     assert stale.stderr.splitlines()[-1].endswith(
