@@ -1124,9 +1124,9 @@ def _rewrite_functions(
     body: list[ast.stmt], prefix: str, oracle: _Oracle, module: _Module
 ) -> list[ast.stmt]:
     """Each function of the table in ``body``: before each of its declarations (JAX's overloads,
-    ``where(c)`` and ``where(c, x, y)``), the overloads for that declaration's parameters, every
-    one decorated ``@overload``; the others unchanged.  How each is typed goes to
-    ``oracle.typed``."""
+    ``where(c)`` and ``where(c, x, y)``) whose array parameters no earlier one has, the overloads
+    for that declaration's parameters, every one decorated ``@overload``; the others unchanged.
+    How each is typed goes to ``oracle.typed``."""
     from typing_pkg.api import table
 
     entries = table()
@@ -1149,8 +1149,16 @@ def _rewrite_functions(
             oracle.typed[function] = "property"  # a property has no overloads
             out.extend(defs)
             continue
-        found = [_typed(function, kind, fn, oracle, module) for fn in defs]
-        labels = [label for extra, label in found if extra] or [found[0][1]]
+        # a declaration with the array parameters of an earlier one keeps its own (logsumexp's
+        # return_sign=True): only one with others (where(c, x, y) after where(c)) gets overloads
+        found: list[tuple[list[ast.FunctionDef], str]] = []
+        params: list[list[str] | None] = []
+        for fn in defs:
+            operands = _operands(kind, fn)
+            fresh = not found or operands not in params
+            params.append(operands)
+            found.append(_typed(function, kind, fn, oracle, module) if fresh else ([], ""))
+        labels = [label for extra, label in found if extra] or [found[0][1] or "no result"]
         oracle.typed[function] = labels[-1]  # where(c, x, y) over where(c)
         if not any(extra for extra, _ in found):
             out.extend(defs)
