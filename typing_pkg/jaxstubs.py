@@ -1164,8 +1164,28 @@ def _rewrite_functions(
             out.extend(defs)
             continue
         for fn, (extra, _) in zip(defs, found, strict=True):
-            out.extend([*extra, _decorate(fn)])
+            out.extend([*extra, _literal_defaults(_decorate(fn), fn is defs[0], defs[0])])
     return out
+
+
+def _literal_defaults(
+    fn: ast.FunctionDef, first: bool, declared: ast.FunctionDef
+) -> ast.FunctionDef:
+    """A further declaration of a function requires the parameters its first declares with a
+    ``Literal`` and a default (``logsumexp(..., return_sign: bool = ...)`` after ``return_sign:
+    Literal[False] = ...``): a call without them is the first's, and pyright, given an argument
+    of unknown type, would otherwise join the declarations' results (``Array | tuple``)."""
+    if first:
+        return fn
+    literal = {
+        arg.arg
+        for arg in _all_args(declared)
+        if "Literal[" in _name(arg.annotation) and not _required(declared, arg.arg)
+    }
+    for name in sorted(literal):
+        if _arg(fn, name) is not None and not _required(fn, name):
+            _require(fn, name)
+    return fn
 
 
 def _typed(
