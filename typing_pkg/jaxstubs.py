@@ -16,8 +16,12 @@ the file of the same path in ``jax/``, and the installed package's ``.py``
 files stay visible; but the installed package's *own* ``.pyi`` files are
 hidden by the mapping, so the package carries a rewritten copy of each of
 them (``jax/numpy/__init__.pyi``, ``jax/nn/__init__.pyi``,
-``jax/_src/basearray.pyi``) plus ``jax/random.pyi`` and ``jax/__init__.pyi``
-(``jax/__init__.py``'s imports and assignments, with a typed ``jit``).  A plain ``typings/jax/``
+``jax/_src/basearray.pyi``), a stub for each module that re-exports
+functions of JAX's private modules (``jax/random.pyi``,
+``jax/lax/__init__.pyi``, ``jax/numpy/linalg.pyi``, ``jax/numpy/fft.pyi``:
+every import of the module, then the functions of the table declared again
+from their source), and ``jax/__init__.pyi`` (``jax/__init__.py``'s imports
+and assignments, with a typed ``jit``).  A plain ``typings/jax/``
 directory does not work: pyright then takes ``typings/jax`` for the whole
 ``jax`` package and ``jax.jit``, ``jax.random`` are unknown.
 
@@ -37,27 +41,41 @@ What the files say
   off, as JAX canonicalises it.
 * Each function of the table (:func:`typing_pkg.api.table`) with at most one
   array parameter whose dtype matters gets overloads computed by asking the
-  table (:func:`typing_pkg.result_dtype`) for every dtype: first one per
-  result for each ``dtype=`` value, then, with ``dtype`` absent, one per
-  result for the array parameter (the dtypes a function keeps share one
-  overload through a constrained type variable), one per Python scalar kind,
-  and JAX's own signature last, so that everything JAX accepts stays
-  accepted (with an ``Array`` of unknown dtype).
+  table (:func:`typing_pkg.result_dtype`) for every dtype: one per result
+  for the array parameter (the dtypes a function keeps share one overload
+  through a constrained type variable), one per Python scalar kind, then
+  those of its dtype option (``dtype=``, ``new_dtype=``, ``index_dtype=``)
+  in each form JAX reads — a scalar type object, a ``typing_pkg`` marker, a
+  dtype name (``"float32"``), a NumPy or a Python type — each for the
+  dtypes of the array parameter it holds for, and JAX's own signature last,
+  so that everything JAX accepts stays accepted (with an ``Array`` of
+  unknown dtype).  The overloads without the dtype option say it is
+  ``None``; ``promote_integers=False`` has its own; an optional array
+  parameter absent has its own first; a parameter the table checks but
+  does not read (``ldexp``'s integer ``y``) takes the dtypes that change no
+  result.
 * A function of two arrays whose table equals an operator family's
   (``maximum``, ``where``, ``dot``, ``matmul``, ``divide``… : the table is
   asked for every pair of dtypes and compared with ``typing_pkg``'s
-  families) gets that operator's overloads, its rule protocols
-  (``y: Array[AddRule[Left, Result]]``) and its Python-scalar ones, both ways
+  families) gets that operator's overloads (its rule protocols,
+  ``y: Array[AddRule[Left, Result]]``) and its Python-scalar ones, both ways
   round when the table is symmetric; a ufunc object (``jnp.maximum``) gets
-  them as its ``__call__`` and keeps its methods.  A function of one
-  sequence of arrays that keeps the dtype (``concatenate``, ``stack``) gets a
-  constrained type variable over the strong dtypes.  Other functions of
-  several arrays keep JAX's signature, except where their result does not
-  depend on them.
+  them as its ``__call__`` and keeps its methods.  Another function of two
+  arrays (``lax.add``, ``jnp.arctan2``) gets overloads for two arrays of one
+  dtype (a constrained type variable), for a few pairs of dtypes and for
+  Python scalars (beside an array, or two of them).  A
+  function of one sequence of arrays that keeps the dtype (``concatenate``,
+  ``stack``) gets a constrained type variable over the strong dtypes.
+  Other functions of several arrays keep JAX's signature.
+  :func:`coverage` says which of these each function of the table gets
+  (:data:`COVERAGE`).
 * The members of ``jax.Array`` that keep the dtype in ``typing_pkg``'s
   ``Array`` (``x[i]``, ``x.T``, ``x.mT``) say so, iterating gives what
   ``x[0]`` gives, and ``x.at[i]`` is generic in the dtype: its methods that
   keep every dtype in the table (``set``, ``add``, ``min``…) return it.
+  Its other properties of the table (``x.real``, ``x.imag``) are
+  descriptors whose ``__get__`` has the overloads by ``x``'s dtype (a
+  property has none).
 * ``jax.jit(f)`` is a ``JitWrapped`` called as ``f`` is (``vmap`` keeps the
   signature in JAX's own annotations); ``grad`` keeps JAX's signature.
 
@@ -71,17 +89,18 @@ import ast
 import builtins
 import copy
 import importlib.util
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from typing_pkg import stubgen
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import DEFAULT, RuleSet, get_rules
 
-__all__ = ["PACKAGE", "check", "generate", "jax_dir", "write"]
+__all__ = ["COVERAGE", "PACKAGE", "check", "coverage", "generate", "jax_dir", "write"]
 
 PACKAGE: Final = "jax-stubs"
 """The name of the partial stub package written beside ``typing_pkg-stubs``."""
@@ -90,11 +109,47 @@ _SCALAR_TYPES: Final = (
     ("py_bool", "_builtins.bool"),
     ("py_int", "_builtins.int"),
     ("py_float", "_builtins.float"),
+    ("py_complex", "_builtins.complex"),
 )
 """Python scalar kinds and their types, narrowest first (a checker accepts a bool as an int)."""
 _PY_DTYPES: Final = (("bool", bool), ("int", int), ("float", float), ("complex", complex))
-_PROBES: Final = ("float32", "int32", "bool_", "bfloat16", "float16", "int8", "uint8")
-"""Operand dtypes tried to see whether a ``dtype=`` result depends on the operand."""
+_T = TypeVar("_T")
+
+COVERAGE: Final[Mapping[str, str]] = {
+    "one array": (
+        "overloads by the dtype of its one array parameter whose dtype matters (or of none), "
+        "and by its dtype option"
+    ),
+    "operator": "two arrays whose table is an operator's: that operator's overloads",
+    "pairs": (
+        "two arrays whose table is no operator's: overloads for two arrays of one dtype "
+        "(and a few pairs)"
+    ),
+    "sequence": "a sequence of arrays: one overload for arrays of one strong dtype it keeps",
+    "several arrays": "JAX's signature: three or more arrays whose dtype matters",
+    "sequence untyped": (
+        "JAX's signature: a sequence of arrays (or JAX's *args) whose dtype it does not keep, "
+        "or beside other arrays"
+    ),
+    "no result": (
+        "JAX's signature: the table gives no dtype the overloads can name (several outputs, an "
+        "unknown dtype, a required option)"
+    ),
+    "index update": (
+        "JAX's declaration: a method of x.at[i] whose result is not x's dtype for every "
+        "dtype (divide, power, get): x.at[i] is generic in x's dtype, its methods are not "
+        "overloaded"
+    ),
+    "property": (
+        "JAX's declaration: a property of jax.Array whose dtype is not the array's "
+        "(x.real, x.imag of a complex array): a property has no overloads"
+    ),
+    "not declared": (
+        "JAX's declaration: not a function of the files the stubs rewrite (an attribute, an "
+        "object, a name JAX declares otherwise)"
+    ),
+}
+"""How the stubs type a function of the table (:func:`coverage`), and what each means."""
 _IMPORTS: Final = (
     "from typing import Any as _Any, Generic as _Generic, Literal as _Literal, "
     "TypeVar as _TypeVar, overload as _overload\n"
@@ -137,21 +192,67 @@ def _marker_name(found: object) -> str | None:
     return None
 
 
+def _operand_args(function: str, operand: str | None) -> tuple[object, ...]:
+    """The table's positional arguments for ``operand`` as the function's array whose dtype
+    matters (the first one not ignored), absent for None, ``bool_`` for those ignored."""
+    from typing_pkg.api import table
+    from typing_pkg.api.kinds import Param
+
+    kind = table().get(function)
+    if kind is None:
+        return () if operand is None else (operand,)
+    params = [Param.parse(spec) for spec in getattr(kind, "param_specs", ())]
+    relevant = _relevant(kind)
+    name = next((p.name for p in params if p.name in relevant), None)
+    return _probe(kind, {} if operand is None or name is None else {name: operand})
+
+
+def _optional(function: str, name: str | None, fn: ast.FunctionDef) -> bool:
+    """Whether parameter ``name`` of ``function`` may be absent: optional in the table
+    (``weights?``) and in JAX's declaration ``fn`` (``where(c, x)`` is no call)."""
+    from typing_pkg.api import table
+    from typing_pkg.api.kinds import Param
+
+    if name is None or _arg(fn, name) is None or _required(fn, name):
+        return False
+    specs = getattr(table().get(function), "param_specs", ())
+    return any(Param.parse(s).name == name and Param.parse(s).optional for s in specs)
+
+
+def _kind_of(function: str) -> object:
+    """What the table's answers for ``function`` depend on: its kind (functions share kinds)."""
+    from typing_pkg.api import table
+
+    return table().get(function, function)
+
+
 @dataclass
 class _Oracle:
     """The table's results under one rule set, cached."""
 
     rules: RuleSet
     cache: dict[tuple[object, ...], str | None] = field(default_factory=dict)
+    typed: dict[str, str] = field(default_factory=dict)
+    """How each function of the table is typed (a key of :data:`COVERAGE`)."""
 
-    def result(self, function: str, operand: str | None, dtype: object = None) -> str | None:
-        """The result marker of ``function(operand, dtype=dtype)``, None when not one marker."""
-        key = (function, operand, dtype)
+    def result(
+        self,
+        function: str,
+        operand: str | None,
+        dtype: object = None,
+        option: str = "dtype",
+        others: tuple[tuple[str, object], ...] = (),
+    ) -> str | None:
+        """The result marker of ``function(operand, <option>=dtype, **others)``, None when not one
+        marker (``option`` names the dtype option: ``dtype``, ``new_dtype``…)."""
+        key = (_kind_of(function), operand, dtype, option, others)
         if key not in self.cache:
             from typing_pkg.api import result_dtype
 
-            args = () if operand is None else (operand,)
-            options: dict[str, object] = {} if dtype is None else {"dtype": dtype}
+            args = _operand_args(function, operand)
+            options: dict[str, object] = dict(others)
+            if dtype is not None:
+                options[option] = dtype
             try:
                 found: object = result_dtype(function, *args, rules=self.rules.name, **options)
             except (TypeError, ValueError, LookupError):
@@ -161,7 +262,7 @@ class _Oracle:
 
     def call(self, function: str, args: tuple[object, ...]) -> str | None:
         """The result marker of ``function(*args)``, None when not one marker."""
-        key = (function, "call", repr(args))
+        key = (_kind_of(function), "call", repr(args))
         if key not in self.cache:
             from typing_pkg.api import result_dtype
 
@@ -254,6 +355,8 @@ def _require(fn: ast.FunctionDef, name: str) -> None:
         return
     index = names.index(name)
     first_default = len(positional) - len(a.defaults)
+    if index < first_default:
+        return  # already required
     if index == first_default:
         a.defaults = a.defaults[1:]
         return
@@ -302,106 +405,316 @@ class _Replace(ast.NodeTransformer):
         return copy.deepcopy(self.by) if node.id == self.name else node
 
 
-def _by_result(pairs: Iterable[tuple[str, str | None]]) -> dict[str | None, list[str]]:
-    groups: dict[str | None, list[str]] = {}
+def _by_result(pairs: Iterable[tuple[_T, str | None]]) -> dict[str | None, list[_T]]:
+    groups: dict[str | None, list[_T]] = {}
     for operand, result in pairs:
         groups.setdefault(result, []).append(operand)
     return groups
 
 
-def _dtype_overloads(
-    function: str, operand: str | None, fn: ast.FunctionDef, oracle: _Oracle, module: _Module
-) -> list[ast.FunctionDef]:
-    """The overloads for a ``dtype=`` argument: JAX's scalar types, NumPy's, Python's.
+def _operand_types(oracle: _Oracle, operand: str | None, optional: bool) -> list[str | None]:
+    """What the array parameter ``operand`` may be: every dtype, a Python scalar (not ``self``),
+    absent (None) when ``optional``."""
+    if operand is None:
+        return [None]
+    found: list[str | None] = [*oracle.rules.types, *dict(oracle.rules.canonical)]
+    if operand != "self":
+        found += [kind for kind, _ in _SCALAR_TYPES]
+    return [*found, None] if optional else found
 
-    A scalar type object (``jnp.float32``) carries the dtype JAX makes of it
-    (canonicalised), so one overload with a type variable serves every dtype
-    for which the function's result is the requested dtype; the others come
-    first, one per result.  NumPy's types come one overload per result, and
-    Python's ``bool``, ``int``, ``float``, ``complex`` one each.
+
+def _operand_annotation(
+    group: Iterable[str | None], every: Sequence[str | None], module: _Module
+) -> str | None:
+    """The array parameter's annotation for the operands ``group``: None for all of them (JAX's
+    own), "" for none that can be said.
+
+    A Python scalar kind is said only with the narrower ones (a checker
+    takes a ``bool`` for an ``int``, an ``int`` for a ``float``).
     """
+    chosen = set(group)
+    if chosen >= set(every):
+        return None
+    arrays = [t for t in every if t in chosen and t is not None and not t.startswith("py_")]
+    scalars: list[str] = []
+    for kind, py_type in _SCALAR_TYPES:
+        if kind not in chosen:
+            break
+        scalars.append(py_type)
+    absent = ["None"] if None in chosen and every != [None] else []
+    return " | ".join([module.arrays(arrays)] * bool(arrays) + scalars + absent)
+
+
+@dataclass
+class _Overloads:
+    """Overloads by ``(annotation of the array parameter, result)``, their dtype forms merged."""
+
+    fn: ast.FunctionDef
+    option: str
+    operand: str | None
+    every: Sequence[str | None]
+    module: _Module
+    fixed: dict[str, str] = field(default_factory=dict)
+    """Other parameters' annotations, in every overload."""
+    entries: dict[tuple[str | None, str], list[str]] = field(default_factory=dict)
+
+    def add(
+        self, form: str, group: Iterable[str | None], result: str | None, block: bool = False
+    ) -> None:
+        """``option=<form>`` with an operand of ``group`` gives ``result``; None: say nothing, or
+        with ``block``, ``Array[Any]`` (so that a later overload does not match)."""
+        annotation = _operand_annotation(group, self.every, self.module)
+        if result is None and block:
+            result = "_Any"
+        if result is not None and annotation != "":
+            forms = self.entries.setdefault((annotation, result), [])
+            if form not in forms:
+                forms.append(form)
+
+    def signature(self, form: str, annotation: str | None, returns: str) -> ast.FunctionDef:
+        changes = {**self.fixed, self.option: form}
+        if annotation is not None and self.operand is not None:
+            changes[self.operand] = annotation
+        return _signature(self.fn, changes, returns, self.module, self.option)
+
+    def returns(self, result: str) -> str:
+        """``Array[<result>]`` (``_Any`` stays)."""
+        marker = result if result == "_Any" else self.module.marker(result)
+        return f"{self.module.array}[{marker}]"
+
+    def emit(self) -> list[ast.FunctionDef]:
+        return [
+            self.signature(" | ".join(forms), annotation, self.returns(result))
+            for (annotation, result), forms in self.entries.items()
+        ]
+
+
+def _is_python(marker: str) -> bool:
+    """Whether NumPy's scalar type of ``marker`` is a Python scalar type (``np.float64``)."""
+    import numpy as np
+
+    found: object = getattr(np, marker, None)
+    return isinstance(found, type) and issubclass(found, bool | int | float | complex)
+
+
+def _dtype_name(marker: str) -> str | None:
+    """The name JAX reads in ``dtype="..."`` for ``marker`` (``"bool"`` for ``bool_``)."""
+    import numpy as np
+
+    try:
+        return np.dtype(BY_NAME[marker].dtype).name
+    except (TypeError, AttributeError, ImportError):
+        return None
+
+
+def _dtype_overloads(
+    function: str,
+    operand: str | None,
+    option: str,
+    fn: ast.FunctionDef,
+    oracle: _Oracle,
+    module: _Module,
+    fixed: Mapping[str, str] | None = None,
+) -> list[ast.FunctionDef]:
+    """The overloads for a dtype option (``dtype=``, ``new_dtype=``…): every form JAX reads.
+
+    The forms: JAX's scalar type objects (``jnp.float32``, an
+    ``_ScalarType[float32]`` carrying the dtype JAX canonicalises it to),
+    ``typing_pkg``'s markers (``dtype=float32``), dtype names
+    (``dtype="float32"``), NumPy's scalar types (``np.float32``) and Python's
+    (``bool``, ``int``, ``float``, ``complex``).  The table is asked for each
+    form with each dtype of the array parameter (``operand``) and each Python
+    scalar.  The requested dtypes that every operand but a few keep share one
+    overload through a constrained type variable, for those operands; every
+    other (form, operands, result) is one overload, the forms giving the same
+    result for the same operands merged, the operands (a union of
+    ``Array[...]``) left as JAX declares them when they are all of them.
+    NumPy's types come before Python's (``np.float64`` is a ``float``), and
+    Python's narrowest first.  ``np.dtype`` objects are left to JAX's
+    signature: ``x.dtype`` is an ``np.dtype[Any]``, which would match the
+    first of them.
+    """
+    every = _operand_types(oracle, operand, _optional(function, operand, fn))
     arr = module.array
-    probes: tuple[str | None, ...] = _PROBES if operand is not None else (None,)
 
-    def requested(dtype: object) -> str | None:
-        found = {oracle.result(function, probe, dtype) for probe in probes}
-        return found.pop() if len(found) == 1 else None
+    def parts(*values: object) -> list[tuple[str | None, list[str | None]]]:
+        """The operands by result when the option is any of ``values`` (None where they differ)."""
 
-    def returns(result: str | None) -> str:
-        return f"{arr}[{module.marker(result)}]" if result is not None else f"{arr}[_Any]"
+        def one(o: str | None) -> str | None:
+            found = {oracle.result(function, o, value, option) for value in values}
+            return found.pop() if len(found) == 1 else None
 
+        groups = _by_result((o, one(o)) for o in every)
+        return sorted(groups.items(), key=lambda item: len(item[1]), reverse=True)
+
+    concrete = _concrete()
+    canonical = {d: oracle.result("jax.Array.astype", "float32", d) for d in concrete}
+    # ``jnp.int64`` is ``_ScalarType[int32]`` with x64 off: it says what both say
+    classes = {c: [d for d in concrete if canonical[d] == c] for c in canonical.values() if c}
+    kept = {
+        c: frozenset(o for result, group in parts(*ds) if result == c for o in group)
+        for c, ds in classes.items()
+    }
+    counts = Counter(k for k in kept.values() if k)
+    nothing: frozenset[str | None] = frozenset()
+    common = max(counts, key=lambda k: (counts[k], len(k))) if counts else nothing
+    generic = [c for c in classes if common and kept[c] >= common]
     out: list[ast.FunctionDef] = []
-    exceptions: dict[str | None, list[str]] = {}
-    numpy: dict[str | None, list[str]] = {}
-    for name in _concrete():
-        canonical = oracle.result("jax.Array.astype", "float32", name)
-        result = requested(name)
-        if canonical is not None and result != canonical:
-            exceptions.setdefault(result, []).append(f"_ScalarType[{module.marker(canonical)}]")
-        numpy_type = _numpy_type(name)
-        if numpy_type is not None and result is not None:
-            numpy.setdefault(result, []).append(f"type[{numpy_type}]")
-    for result, forms in exceptions.items():
-        annotation = " | ".join(dict.fromkeys(forms))
-        out.append(_signature(fn, {"dtype": annotation}, returns(result), module, "dtype"))
-    out.append(
-        _signature(fn, {"dtype": "_ScalarType[_Requested]"}, f"{arr}[_Requested]", module, "dtype")
-    )
-    # ``np.dtype[...]`` objects are left to JAX's signature: ``x.dtype`` is an
-    # ``np.dtype[Any]``, which would match the first of them.
-    for result, forms in numpy.items():
-        annotation = " | ".join(dict.fromkeys(forms))
-        out.append(_signature(fn, {"dtype": annotation}, returns(result), module, "dtype"))
-    for py_name, py_type in _PY_DTYPES:
-        result = requested(py_type)
-        if result is not None:
-            out.append(
-                _signature(
-                    fn, {"dtype": f"type[_builtins.{py_name}]"}, returns(result), module, "dtype"
-                )
-            )
+    entries = _Overloads(fn, option, operand, every, module, dict(fixed or {}))
+    var = module.keep(tuple(generic)) if len(generic) > 1 else ""
+    if var:
+        entries.entries[(_operand_annotation(common, every, module), "")] = []  # its place
+    else:
+        generic = []
+    for c, ds in classes.items():
+        for result, group in parts(*ds):
+            rest = [o for o in group if c not in generic or o not in common]
+            entries.add(f"_ScalarType[{module.marker(c)}]", rest, result)
+    for d in concrete:
+        if canonical[d] is None:
+            continue
+        for result, group in parts(d):
+            rest = [o for o in group if d not in generic or o not in common]
+            entries.add(f"type[{module.marker(d)}]", rest, result)
+    for d in concrete:
+        numpy_type, name = _numpy_type(d), _dtype_name(d)
+        if canonical[d] is None:
+            continue
+        for result, group in parts(d):
+            if numpy_type is not None:  # np.float64 is a float: it must not reach float's
+                entries.add(f"type[{numpy_type}]", group, result, block=_is_python(d))
+            if name is not None:
+                entries.add(f"_Literal[{name!r}]", group, result)
+    for (annotation, result), forms in entries.entries.items():
+        if result == "":
+            form = f"_ScalarType[{var}] | type[{var}]"
+            out.append(entries.signature(form, annotation, f"{arr}[{var}]"))
+        else:
+            form = " | ".join(forms)
+            out.append(entries.signature(form, annotation, entries.returns(result)))
+    python = [(py_name, parts(py_type)) for py_name, py_type in _PY_DTYPES]
+    for index, (py_name, found) in enumerate(python):
+        # ``bool`` is an ``int``: where ``bool`` has no result, it must not reach ``int``'s
+        wider = any(r is not None for _, later in python[index + 1 :] for r, _ in later)
+        overloads = _Overloads(fn, option, operand, every, module, dict(fixed or {}))
+        for result, group in found:
+            overloads.add(f"type[_builtins.{py_name}]", group, result, block=wider)
+        out += overloads.emit()
     return out
 
 
 def _overloads(
     function: str,
     operands: Sequence[str],
-    has_dtype: bool,
     fn: ast.FunctionDef,
     oracle: _Oracle,
     module: _Module,
 ) -> list[ast.FunctionDef]:
-    """The overloads of one function, before JAX's own signature."""
+    """The overloads of one function, before JAX's own signature.
+
+    The options of the table that ``fn`` has: a dtype option (``dtype``,
+    ``new_dtype``…) gets its own overloads, and is ``None`` in the others (none
+    when JAX requires it); ``promote_integers`` gets the overloads of
+    ``promote_integers=False`` first, and is ``Literal[True]`` in the others.
+    """
+    from typing_pkg.api import table
+    from typing_pkg.api.kinds import DTYPE_OPTIONS
+
+    kind = table()[function]
+    options = [o for o in kind.options if _arg(fn, o) is not None]
+    dtype_option = next((o for o in options if o in DTYPE_OPTIONS), None)
+    required = {o for o in options if _required(fn, o)}
+    absent = {o: "None" for o in options if o in DTYPE_OPTIONS}
     if len(operands) > 1:
-        return _join_overloads(function, operands, fn, oracle, module)
+        if required & absent.keys():
+            return []
+        joined = _join_overloads(function, operands, fn, oracle, module, absent)
+        first, second = operands
+        if not _optional(function, second, fn):
+            return joined
+        alone = {**absent, second: "None"}  # the first alone
+        head = _operand_overloads(function, first, fn, oracle, module, alone)
+        if dtype_option is not None:
+            head += _dtype_overloads(
+                function, first, dtype_option, fn, oracle, module, {second: "None"}
+            )
+        if head:
+            oracle.typed.setdefault(function, "pairs")
+        return head + joined
     operand = operands[0] if operands else None
+    checked = _checked_annotations(function, operand, fn, oracle, module)
+    if checked is None:
+        return []
+    absent.update(checked)
     out: list[ast.FunctionDef] = []
-    arr = module.array
-
-    def returns(result: str | None) -> str:
-        return f"{arr}[{module.marker(result)}]" if result is not None else f"{arr}[_Any]"
-
-    absent = {"dtype": "None"} if has_dtype else {}
-    if operand is None:
-        result = oracle.result(function, None)
-        if result is not None:
-            out.append(_signature(fn, absent, returns(result), module))
-    else:
+    oracle.typed[function] = "one array"
+    if "promote_integers" in options:
+        changes = {**absent, "promote_integers": "_Literal[False]"}
+        others = (("promote_integers", False),)
+        out += _operand_overloads(
+            function, operand, fn, oracle, module, changes, others, "promote_integers"
+        )
+        absent["promote_integers"] = "_Literal[True]"
+    if dtype_option is None or dtype_option not in required:
         out += _operand_overloads(function, operand, fn, oracle, module, absent)
-    if has_dtype:
-        out += _dtype_overloads(function, operand, fn, oracle, module)
+    if dtype_option is not None:
+        out += _dtype_overloads(function, operand, dtype_option, fn, oracle, module, checked)
     return out
+
+
+def _checked_annotations(
+    function: str, operand: str | None, fn: ast.FunctionDef, oracle: _Oracle, module: _Module
+) -> dict[str, str] | None:
+    """The annotations of the parameters the table checks but does not read for the result
+    (``ldexp``'s ``y``): the operands that change no result; None when there are none."""
+    from typing_pkg.api import table
+
+    kind = table()[function]
+    every = _operand_types(oracle, "", optional=False)
+    types = [t for t in every if t is not None and not t.startswith("py_")]
+    found: dict[str, str] = {}
+    for name in sorted(_checked(kind)):
+        if _arg(fn, name) is None:
+            continue
+
+        def answer(t: str, value: str | None, name: str = name) -> str | None:
+            values = {name: value} if value is not None else {}
+            if operand is not None:
+                values[operand] = t
+            return oracle.call(function, _probe(kind, values))
+
+        good = [c for c in every if all(answer(t, c) == answer(t, None) for t in types)]
+        annotation = _operand_annotation(good, every, module)
+        if annotation == "":
+            return None
+        if annotation is not None:
+            found[name] = annotation
+    return found
+
+
+def _required(fn: ast.FunctionDef, name: str) -> bool:
+    """Whether parameter ``name`` of ``fn`` has no default."""
+    a = fn.args
+    for arg, default in zip(a.kwonlyargs, a.kw_defaults, strict=True):
+        if arg.arg == name:
+            return default is None
+    positional = [*a.posonlyargs, *a.args]
+    names = [arg.arg for arg in positional]
+    return name in names and names.index(name) < len(positional) - len(a.defaults)
 
 
 def _operand_overloads(
     function: str,
-    operand: str,
+    operand: str | None,
     fn: ast.FunctionDef,
     oracle: _Oracle,
     module: _Module,
     absent: Mapping[str, str],
+    others: tuple[tuple[str, object], ...] = (),
+    required: str | None = None,
 ) -> list[ast.FunctionDef]:
-    """The overloads by the dtype of the array parameter ``operand`` (``dtype=`` absent).
+    """The overloads by the dtype of the array parameter ``operand`` (the dtype option absent,
+    the options ``others`` given, ``required`` made a required parameter).
 
     An array of unknown dtype (``Array[Any]``, a category, a type variable)
     matches the first, which answers ``Array[Any]``: pyright takes the first
@@ -414,35 +727,59 @@ def _operand_overloads(
     def returns(result: str | None) -> str:
         return f"{arr}[{module.marker(result)}]" if result is not None else f"{arr}[_Any]"
 
+    def signature(changes: Mapping[str, str], result: str) -> ast.FunctionDef:
+        return _signature(fn, {**changes, **absent}, result, module, required)
+
+    if operand is None:
+        result = oracle.result(function, None, others=others)
+        return [signature({}, returns(result))] if result is not None else []
+    head: list[ast.FunctionDef] = []
+    if _optional(function, operand, fn):  # absent: before the overloads an absent one matches
+        result = oracle.result(function, None, others=others)
+        if result is not None:
+            head.append(signature({operand: "None"}, returns(result)))
+    return head + _given_overloads(function, operand, oracle, module, signature, others)
+
+
+def _given_overloads(
+    function: str,
+    operand: str,
+    oracle: _Oracle,
+    module: _Module,
+    signature: Callable[[Mapping[str, str], str], ast.FunctionDef],
+    others: tuple[tuple[str, object], ...],
+) -> list[ast.FunctionDef]:
+    """The overloads of :func:`_operand_overloads` for an array ``operand`` given."""
+    arr = module.array
+
+    def returns(result: str | None) -> str:
+        return f"{arr}[{module.marker(result)}]" if result is not None else f"{arr}[_Any]"
+
     types = [*oracle.rules.types, *dict(oracle.rules.canonical)]
-    results = [(t, oracle.result(function, t)) for t in types]
-    scalars = [(kind, oracle.result(function, kind)) for kind, _ in _SCALAR_TYPES]
+    results = [(t, oracle.result(function, t, others=others)) for t in types]
+    scalars = [(kind, oracle.result(function, kind, others=others)) for kind, _ in _SCALAR_TYPES]
     defined = {r for _, r in results if r is not None}
     if len(defined) == 1 and all(r is not None for _, r in results + scalars):
         only = defined.pop()
         if {r for _, r in scalars} == {only}:
-            return [_signature(fn, dict(absent), returns(only), module)]
-    out = [_signature(fn, {operand: f"{arr}[_tpd.Category]", **absent}, returns(None), module)]
+            return [signature({}, returns(only))]
+    out = [signature({operand: f"{arr}[_tpd.Category]"}, returns(None))]
     kept = tuple(t for t, r in results if r == t)
     unknown = [t for t, r in results if r is None]
     for result, group in _by_result(results).items():
         names = [t for t in group if len(kept) < 2 or t not in kept]
         if result is None or not names:
             continue
-        out.append(
-            _signature(fn, {operand: module.arrays(names), **absent}, returns(result), module)
-        )
+        out.append(signature({operand: module.arrays(names)}, returns(result)))
     if len(kept) > 1:
         if unknown:
-            out.append(
-                _signature(fn, {operand: module.arrays(unknown), **absent}, returns(None), module)
-            )
+            out.append(signature({operand: module.arrays(unknown)}, returns(None)))
         var = module.keep(kept)
-        out.append(_signature(fn, {operand: f"{arr}[{var}]", **absent}, f"{arr}[{var}]", module))
+        out.append(signature({operand: f"{arr}[{var}]"}, f"{arr}[{var}]"))
     if operand != "self":
         last = max((i for i, (_, r) in enumerate(scalars) if r is not None), default=-1)
         for (_, py_type), (_, scalar) in list(zip(_SCALAR_TYPES, scalars, strict=True))[: last + 1]:
-            out.append(_signature(fn, {operand: py_type, **absent}, returns(scalar), module))
+            out.append(signature({operand: py_type}, returns(scalar)))
     return out
 
 
@@ -471,7 +808,8 @@ def _family_methods(
     rules: RuleSet, name: str
 ) -> tuple[list[ast.FunctionDef], list[ast.FunctionDef]]:
     """The overloads of ``Array.__<name>__`` and ``__r<name>__`` in ``typing_pkg``'s stubs that
-    read an array or a Python scalar (not a NumPy array, not an unknown dtype), qualified."""
+    read an array or a Python scalar (``int``, or ``_IntNotBool`` for an ``int`` that is not a
+    ``bool``; not a NumPy array, not an unknown dtype), qualified."""
     cls, qualify = _typing_names(rules)
     params = _Qualify({**qualify, "Array": "_tpt.Array"})
     others = _Qualify({k: v for k, v in qualify.items() if k != "Array"})
@@ -483,9 +821,7 @@ def _family_methods(
         if len(args) != 2 or args[0].annotation is None or args[1].annotation is None:
             continue
         other = _name(args[1].annotation)
-        if "SomeDType" in _name(args[0].annotation) or not (
-            other.startswith("Array[") or other in {"bool", "int", "float", "complex"}
-        ):
+        if "SomeDType" in _name(args[0].annotation) or "np." in other or "Numpy" in other:
             continue
         fn = copy.deepcopy(stmt)
         for arg in _all_args(fn):
@@ -515,13 +851,17 @@ def _join_overloads(
     fn: ast.FunctionDef,
     oracle: _Oracle,
     module: _Module,
+    absent: Mapping[str, str],
 ) -> list[ast.FunctionDef]:
     """Two array parameters whose result is an operator's table (``maximum`` is ``+``'s join).
 
     The function's table is asked for every pair of dtypes; if it equals the
     table of an operator family of ``typing_pkg``'s stubs, the function gets
     that operator's overloads (its rule protocols), the scalar ones both ways
-    round when the table is symmetric.
+    round when the table is symmetric, each way where the function gives
+    what the operator gives with every Python scalar; elsewhere it gets its
+    own overloads for Python scalars, as a function of two arrays does
+    (:func:`_scalar_overloads`).
     """
     from typing_pkg.api import table
 
@@ -538,23 +878,156 @@ def _join_overloads(
     enc = _encoding(oracle.rules.name)
     family = next((f for f in enc.families if _family_cells(f, types) == cells), None)
     if family is None:
-        return []
+        found = _pair_overloads(
+            first,
+            second,
+            cells,
+            lambda a, b: oracle.call(function, _probe(kind, {first: a, second: b})),
+            fn,
+            module,
+            absent,
+        )
+        if found:
+            oracle.typed[function] = "pairs"
+        return found
+    oracle.typed[function] = "operator"
     symmetric = all(r == cells[(b, a)] for (a, b), r in cells.items())
     direct, reflected = _family_methods(oracle.rules, family.name)
+
+    def scalars_agree(reflect: bool) -> bool:
+        """Whether the function gives what the operator gives with a Python scalar."""
+        for t in types:
+            for scalar, _ in _SCALAR_TYPES:
+                a, b = (scalar, t) if reflect else (t, scalar)
+                theirs = oracle.rules.result(family.name, a, b)
+                mine = oracle.call(function, _probe(kind, {first: a, second: b}))
+                if mine != (theirs if isinstance(theirs, str) else None):
+                    return False
+        return True
+
+    def answer(a: str, b: str) -> str | None:
+        return oracle.call(function, _probe(kind, {first: a, second: b}))
+
     out: list[ast.FunctionDef] = []
-    for method in direct:
-        this, other = (arg.annotation for arg in _all_args(method))
-        if this is None or other is None or method.returns is None:
-            continue
-        changes = {first: ast.unparse(this), second: ast.unparse(other)}
-        out.append(_signature(fn, changes, ast.unparse(method.returns), module))
-    if symmetric:
-        for method in reflected:
+    for methods, reflect in ((direct, False), (reflected, True)):
+        agree = scalars_agree(reflect)
+        for method in methods if symmetric or not reflect else []:
             this, other = (arg.annotation for arg in _all_args(method))
             if this is None or other is None or method.returns is None:
                 continue
-            changes = {first: ast.unparse(other), second: ast.unparse(this)}
+            if not (agree or _name(other).startswith("_tpt.Array[")):
+                continue
+            a, b = (other, this) if reflect else (this, other)
+            changes = {first: ast.unparse(a), second: ast.unparse(b), **absent}
             out.append(_signature(fn, changes, ast.unparse(method.returns), module))
+        if not agree or (reflect and not (symmetric and methods)):
+            # the function's own, as for two arrays (a comparison has no reflected operator)
+            out += _scalar_overloads(first, second, types, answer, reflect, fn, module, absent)
+    return out
+
+
+_FEW_PAIRS: Final = 12
+"""At most this many pairs of two dtypes get an overload each."""
+
+
+def _pair_overloads(
+    first: str,
+    second: str,
+    cells: Mapping[tuple[str, str], str | None],
+    result: Callable[[str, str], str | None],
+    fn: ast.FunctionDef,
+    module: _Module,
+    absent: Mapping[str, str],
+) -> list[ast.FunctionDef]:
+    """Two array parameters whose table (``cells``) is no operator's: arrays of one dtype, and
+    Python scalars.
+
+    An array of unknown dtype on either side matches one of the first two
+    overloads (``Array[Any]``).  Then two arrays of one dtype: the dtypes
+    that the function keeps share one overload through a constrained type
+    variable (``lax.add(x, y)``: ``Array[K]`` and ``Array[K]`` give
+    ``Array[K]``), and so do those giving one result (``lax.eq``); no marker
+    is a subclass of another, so arrays of two dtypes match none of them.  A
+    few pairs of two dtypes (a weakly typed array beside one of its dtype)
+    get one each; the other pairs are left to JAX's signature.  An array
+    and a Python scalar (``result`` answers for any two operands), either way
+    round, get one overload per scalar kind and result, the dtypes kept
+    sharing one, and two Python scalars one per pair, narrowest first: where
+    a narrower scalar has no result, an overload answering ``Array[Any]``
+    keeps it from a wider one's (``bool`` is an ``int``).
+    """
+    arr = module.array
+
+    def signature(a: str, b: str, returns: str) -> ast.FunctionDef:
+        return _signature(fn, {first: a, second: b, **absent}, returns, module)
+
+    def returns(found: str | None) -> str:
+        return f"{arr}[{module.marker(found)}]" if found is not None else f"{arr}[_Any]"
+
+    out = [
+        _signature(fn, {first: f"{arr}[_tpd.Category]", **absent}, f"{arr}[_Any]", module),
+        _signature(fn, {second: f"{arr}[_tpd.Category]", **absent}, f"{arr}[_Any]", module),
+    ]
+    types = list(dict.fromkeys(a for a, _ in cells))
+    kept = tuple(t for t in types if cells[(t, t)] == t)
+    if len(kept) > 1:
+        var = module.keep(kept)
+        out.append(signature(f"{arr}[{var}]", f"{arr}[{var}]", f"{arr}[{var}]"))
+    rest = [(t, cells[(t, t)]) for t in types if len(kept) < 2 or t not in kept]
+    for found, group in _by_result(rest).items():
+        if found is None:
+            continue
+        one = f"{arr}[{module.keep(tuple(group))}]" if len(group) > 1 else module.arrays(group)
+        out.append(signature(one, one, returns(found)))
+    pairs = [(a, b, r) for (a, b), r in cells.items() if a != b and r is not None]
+    if len(pairs) <= _FEW_PAIRS:
+        for a, b, found in pairs:
+            out.append(signature(module.arrays([a]), module.arrays([b]), returns(found)))
+    for reflect in (False, True):
+        out += _scalar_overloads(first, second, types, result, reflect, fn, module, absent)
+    scalars = list(_SCALAR_TYPES)
+    both = [(a, b, result(ka, kb)) for ka, a in scalars for kb, b in scalars]
+    for index, (a, b, found) in enumerate(both):
+        if found is not None or any(r is not None for _, _, r in both[index + 1 :]):
+            out.append(signature(a, b, returns(found)))
+    return out if len(out) > 2 else []
+
+
+def _scalar_overloads(
+    first: str,
+    second: str,
+    types: Sequence[str],
+    result: Callable[[str, str], str | None],
+    reflect: bool,
+    fn: ast.FunctionDef,
+    module: _Module,
+    absent: Mapping[str, str],
+) -> list[ast.FunctionDef]:
+    """An array and a Python scalar (the scalar first when ``reflect``): one overload per scalar
+    kind and result, the dtypes kept sharing one, narrowest kind first; where a narrower kind
+    has no result, an overload answering ``Array[Any]`` keeps it from a wider one's."""
+    arr = module.array
+    scalars = list(_SCALAR_TYPES)
+    answers = [
+        {t: result(*((kind, t) if reflect else (t, kind))) for t in types} for kind, _ in scalars
+    ]
+    out: list[ast.FunctionDef] = []
+    for index, (_, py_type) in enumerate(scalars):
+        wider = any(r is not None for later in answers[index + 1 :] for r in later.values())
+        mine = answers[index]
+        same = tuple(t for t in types if mine[t] == t)
+        overloads: list[tuple[str, str]] = []
+        if len(same) > 1:
+            var = module.keep(same)
+            overloads.append((f"{arr}[{var}]", f"{arr}[{var}]"))
+        others = [(t, mine[t]) for t in types if len(same) < 2 or t not in same]
+        for found, group in _by_result(others).items():
+            if found is not None or wider:
+                marker = module.marker(found) if found is not None else "_Any"
+                overloads.append((module.arrays(group), f"{arr}[{marker}]"))
+        for array, returns in overloads:
+            a, b = (py_type, array) if reflect else (array, py_type)
+            out.append(_signature(fn, {first: a, second: b, **absent}, returns, module))
     return out
 
 
@@ -568,6 +1041,7 @@ def _sequence_overloads(
     ``float32``); without them such a list falls to JAX's signature.
     """
     from typing_pkg.api import table
+    from typing_pkg.api.kinds import DTYPE_OPTIONS
 
     kind = table()[function]
     kept = tuple(
@@ -577,12 +1051,38 @@ def _sequence_overloads(
     )
     if len(kept) < 2:
         return []
+    oracle.typed[function] = "sequence"
     var = module.keep(kept)
-    absent = {"dtype": "None"} if _arg(fn, "dtype") is not None else {}
+    absent = {o: "None" for o in kind.options if o in DTYPE_OPTIONS and _arg(fn, o) is not None}
     arr = module.array
     return [
         _signature(fn, {name: f"_typing.Sequence[{arr}[{var}]]", **absent}, f"{arr}[{var}]", module)
     ]
+
+
+def _relevant(kind: object) -> set[str]:
+    """The parameters whose dtype the result reads: those not ignored, of either kind of a
+    ``Choose`` (``bincount(x)`` reads ``x``, ``bincount(x, weights)`` only ``weights``)."""
+    from typing_pkg.api.kinds import Param
+
+    found = {
+        param.name
+        for param in map(Param.parse, getattr(kind, "param_specs", ()))
+        if param.name and not param.ignored
+    }
+    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
+        if sub is not None:
+            found |= _relevant(sub)
+    return found
+
+
+def _checked(kind: object) -> set[str]:
+    """The parameters marked ignored that the kind still checks (``ldexp``'s integer ``y``)."""
+    found = set(getattr(kind, "check", ())) | {name for name, _ in getattr(kind, "requires", ())}
+    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
+        if sub is not None:
+            found |= _checked(sub)
+    return found - _relevant(kind)
 
 
 def _operands(kind: object, fn: ast.FunctionDef) -> list[str] | None:
@@ -593,10 +1093,11 @@ def _operands(kind: object, fn: ast.FunctionDef) -> list[str] | None:
     present = {arg.arg for arg in _all_args(fn)}
     if fn.args.vararg is not None:
         present.add(fn.args.vararg.arg)
+    relevant = _relevant(kind)
     found: list[str] = []
     for spec in specs:
         param = Param.parse(spec)
-        if param.ignored or not param.name:
+        if param.name not in relevant:
             continue
         if param.name in present:
             if param.sequence:
@@ -622,35 +1123,90 @@ def _sequence_param(kind: object, fn: ast.FunctionDef) -> str | None:
 def _rewrite_functions(
     body: list[ast.stmt], prefix: str, oracle: _Oracle, module: _Module
 ) -> list[ast.stmt]:
+    """Each function of the table in ``body``: before each of its declarations (JAX's overloads,
+    ``where(c)`` and ``where(c, x, y)``) whose array parameters no earlier one has, the overloads
+    for that declaration's parameters, every one decorated ``@overload``; the others unchanged.
+    How each is typed goes to ``oracle.typed``."""
     from typing_pkg.api import table
 
     entries = table()
     out: list[ast.stmt] = []
-    done: set[str] = set()
+    seen: set[str] = set()
     for stmt in body:
-        if not isinstance(stmt, ast.FunctionDef) or stmt.name in done:
-            if isinstance(stmt, ast.FunctionDef) and stmt.name in done:
-                out.append(_decorate(stmt))
-                continue
+        if not isinstance(stmt, ast.FunctionDef):
             out.append(stmt)
             continue
-        kind = entries.get(prefix + stmt.name)
-        operands = _operands(kind, stmt) if kind is not None else None
-        extra: list[ast.FunctionDef] = []
-        if kind is not None and operands is not None:
-            has_dtype = "dtype" in getattr(kind, "options", ()) and _arg(stmt, "dtype") is not None
-            extra = _overloads(prefix + stmt.name, operands, has_dtype, stmt, oracle, module)
-        elif kind is not None:
-            sequence = _sequence_param(kind, stmt)
-            if sequence is not None:
-                extra = _sequence_overloads(prefix + stmt.name, sequence, stmt, oracle, module)
-        if not extra:
-            out.append(stmt)
+        if stmt.name in seen:  # a further declaration, rewritten with the first
             continue
-        done.add(stmt.name)
-        out.extend(extra)
-        out.append(_decorate(stmt))
+        seen.add(stmt.name)
+        function = prefix + stmt.name
+        kind = entries.get(function)
+        defs = [s for s in body if isinstance(s, ast.FunctionDef) and s.name == stmt.name]
+        if kind is None:
+            out.extend(defs)
+            continue
+        if "property" in {_name(d) for d in stmt.decorator_list}:
+            oracle.typed[function] = "property"  # a property has no overloads
+            out.extend(defs)
+            continue
+        # a declaration with the array parameters of an earlier one keeps its own (logsumexp's
+        # return_sign=True): only one with others (where(c, x, y) after where(c)) gets overloads
+        found: list[tuple[list[ast.FunctionDef], str]] = []
+        params: list[list[str] | None] = []
+        for fn in defs:
+            operands = _operands(kind, fn)
+            fresh = not found or operands not in params
+            params.append(operands)
+            found.append(_typed(function, kind, fn, oracle, module) if fresh else ([], ""))
+        labels = [label for extra, label in found if extra] or [found[0][1] or "no result"]
+        oracle.typed[function] = labels[-1]  # where(c, x, y) over where(c)
+        if not any(extra for extra, _ in found):
+            out.extend(defs)
+            continue
+        for fn, (extra, _) in zip(defs, found, strict=True):
+            out.extend([*extra, _literal_defaults(_decorate(fn), fn is defs[0], defs[0])])
     return out
+
+
+def _literal_defaults(
+    fn: ast.FunctionDef, first: bool, declared: ast.FunctionDef
+) -> ast.FunctionDef:
+    """A further declaration of a function requires the parameters its first declares with a
+    ``Literal`` and a default (``logsumexp(..., return_sign: bool = ...)`` after ``return_sign:
+    Literal[False] = ...``): a call without them is the first's, and pyright, given an argument
+    of unknown type, would otherwise join the declarations' results (``Array | tuple``)."""
+    if first:
+        return fn
+    literal = {
+        arg.arg
+        for arg in _all_args(declared)
+        if "Literal[" in _name(arg.annotation) and not _required(declared, arg.arg)
+    }
+    for name in sorted(literal):
+        if _arg(fn, name) is not None and not _required(fn, name):
+            _require(fn, name)
+    return fn
+
+
+def _typed(
+    function: str, kind: object, fn: ast.FunctionDef, oracle: _Oracle, module: _Module
+) -> tuple[list[ast.FunctionDef], str]:
+    """The overloads for one declaration of ``function``, and how they type it (a key of
+    :data:`COVERAGE`)."""
+    oracle.typed.pop(function, None)
+    operands = _operands(kind, fn)
+    extra: list[ast.FunctionDef] = []
+    label = "no result"
+    if operands is not None and len(operands) > 2:
+        label = "several arrays"
+    elif operands is not None:
+        extra = _overloads(function, operands, fn, oracle, module)
+    else:
+        sequence = _sequence_param(kind, fn)
+        if sequence is not None:
+            extra = _sequence_overloads(function, sequence, fn, oracle, module)
+        label = "sequence untyped"
+    return extra, oracle.typed.get(function, label) if extra else label
 
 
 # ------------------------------------------------------------------ the modules
@@ -672,8 +1228,14 @@ def _header(rules: RuleSet, version: str) -> str:
 
 
 def _typing_names(rules: RuleSet) -> tuple[ast.ClassDef, dict[str, str]]:
-    """``typing_pkg``'s generated ``Array`` class and how to qualify the names it uses."""
-    tree = ast.parse(stubgen.generate(rules)[f"{stubgen.PACKAGE}/typing.pyi"])
+    """``typing_pkg``'s generated ``Array`` class and how to qualify the names it uses (not to
+    be changed: callers copy what they edit)."""
+    return _typing_names_of(rules.name)
+
+
+@cache
+def _typing_names_of(rules_name: str) -> tuple[ast.ClassDef, dict[str, str]]:
+    tree = ast.parse(stubgen.generate(rules_name)[f"{stubgen.PACKAGE}/typing.pyi"])
     qualify: dict[str, str] = {}
     cls: ast.ClassDef | None = None
     for stmt in tree.body:
@@ -689,6 +1251,8 @@ def _typing_names(rules: RuleSet) -> tuple[ast.ClassDef, dict[str, str]]:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             qualify.update({t.id: f"_tpt.{t.id}" for t in targets if isinstance(t, ast.Name)})
     qualify["np"] = "_np"
+    # A module may shadow them (``jax.numpy``'s ``bool`` is a scalar type object).
+    qualify.update({name: f"_builtins.{name}" for name in ("bool", "int", "float", "complex")})
     if cls is None:
         raise LookupError("typing_pkg's stubs have no Array class")
     return cls, qualify
@@ -800,6 +1364,9 @@ def _index_update(cls: ast.ClassDef, oracle: _Oracle) -> None:
         first = Param.parse(getattr(kind, "param_specs", ("self",))[0]).name
         if all(oracle.call(function, _probe(kind, {first: t})) == t for t in oracle.rules.types):
             stmt.returns = _expr("Array[_DT_co]")
+            oracle.typed[function] = "one array"
+        else:
+            oracle.typed[function] = "index update"
 
 
 def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
@@ -811,6 +1378,7 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
         + '_DT_co = _TypeVarDefault("_DT_co", bound=_tpd.DType, covariant=True, default=_Any)\n',
     )
     module = _Module("Array")
+    members: list[str] = []
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Array":
             stmt.bases = [_expr("_tpt.Array[_DT_co]")]
@@ -822,11 +1390,70 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
             ]
             body = _rewrite_functions(body, "jax.Array.", oracle, module)
             _keep_dtype(body, _kept_members(rules))
+            for member in body:
+                if isinstance(member, ast.FunctionDef) and _name(member.returns).endswith(
+                    "[_DT_co]"
+                ):
+                    oracle.typed[f"jax.Array.{member.name}"] = "one array"
+            body, members = _members(body, oracle, module)
             stmt.body = body + operators
         elif isinstance(stmt, ast.ClassDef) and stmt.name in _INDEX_UPDATE:
             _index_update(stmt, oracle)
     _insert_after_imports(tree, module.variables())
-    return ast.unparse(tree) + "\n" + _SCALAR_TYPE
+    return ast.unparse(tree) + "\n" + _SCALAR_TYPE + "".join(members)
+
+
+def _members(
+    body: list[ast.stmt], oracle: _Oracle, module: _Module
+) -> tuple[list[ast.stmt], list[str]]:
+    """``jax.Array``'s properties of the table whose dtype is not the array's (``x.real``): a
+    descriptor each, whose ``__get__`` has the overloads by the array's dtype.
+
+    A property has no overloads; ``real: _Member_real`` is read through the
+    descriptor's ``__get__``, which pyright (and pyrefly) overload by
+    ``instance``.  Its last overload is JAX's declaration.
+    """
+    from typing_pkg.api import table
+
+    entries = table()
+    out: list[ast.stmt] = []
+    classes: list[str] = []
+    for stmt in body:
+        function = f"jax.Array.{getattr(stmt, 'name', '')}"
+        kind = entries.get(function)
+        if not (
+            isinstance(stmt, ast.FunctionDef)
+            and kind is not None
+            and "property" in {_name(d) for d in stmt.decorator_list}
+            and _name(stmt.returns) == "Array"
+            and _operands(kind, stmt) == ["self"]
+        ):
+            out.append(stmt)
+            continue
+        found = _operand_overloads(function, "self", stmt, oracle, module, {})
+        if not found:
+            out.append(stmt)
+            continue
+        oracle.typed[function] = "one array"
+        name = f"_Member_{stmt.name}"
+        owner = "owner: type[_Any] | None = None, /"
+        lines = [
+            f"class {name}:",
+            f'    """``x.{stmt.name}``: by ``x``\'s dtype."""',
+            "    @_overload",
+            f"    def __get__(self, instance: None, {owner}) -> {name}: ...",
+        ]
+        for overload in [*found, stmt]:
+            this = _all_args(overload)[0].annotation
+            instance = _name(this) if this is not None else "Array"
+            lines += [
+                "    @_overload",
+                f"    def __get__(self, instance: {instance}, {owner}) -> "
+                f"{_name(overload.returns)}: ...",
+            ]
+        classes.append("\n\n" + "\n".join(lines) + "\n")
+        out.append(ast.AnnAssign(ast.Name(stmt.name), ast.Name(name), None, simple=1))
+    return out, classes
 
 
 def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
@@ -881,7 +1508,7 @@ def _rewrite_ufuncs(
         operands = _operands(kind, call) if kind is not None and call is not None else None
         extra: list[ast.FunctionDef] = []
         if call is not None and operands:
-            extra = _overloads(prefix + name, operands, False, call, oracle, module)
+            extra = _overloads(prefix + name, operands, call, oracle, module)
         if call is None or not extra:
             out.append(stmt)
             continue
@@ -937,17 +1564,54 @@ def _module_names(tree: ast.Module) -> tuple[set[str], dict[str, ast.FunctionDef
     return defined - set(dir(builtins)), functions
 
 
-def _random(root: Path, oracle: _Oracle) -> str:
-    """``jax/random.pyi``: JAX's re-exports, then the samplers with overloads.
+_REEXPORTS: Final = (
+    ("random.py", "jax.random."),
+    ("lax/__init__.py", "jax.lax."),
+    ("numpy/linalg.py", "jax.numpy.linalg."),
+    ("numpy/fft.py", "jax.numpy.fft."),
+)
+"""JAX's modules that re-export functions of private modules (``.py``, no stub), and the
+table's prefix of their functions."""
 
-    ``jax/random.py`` re-exports functions of private modules; each sampler of
-    the table is declared again (the last declaration wins) from its source's
-    signature, its annotations qualified by the private module.
+
+def _source_functions(tree: ast.Module) -> dict[str, list[ast.FunctionDef]]:
+    """A module's declarations of each function: its overloads, else its one definition."""
+    found: dict[str, list[ast.FunctionDef]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            found.setdefault(stmt.name, []).append(stmt)
+    return {name: [f for f in defs if _overloaded(f)] or defs[-1:] for name, defs in found.items()}
+
+
+def _overloaded(fn: ast.FunctionDef) -> bool:
+    return any(_name(d) in {"overload", "typing.overload", "_overload"} for d in fn.decorator_list)
+
+
+def _returning_array(fn: ast.FunctionDef) -> ast.FunctionDef:
+    """``fn`` declared to return an ``Array`` where JAX's source does not say (``lax.empty``): a
+    stub's unannotated result is unknown, where pyright infers one from the source."""
+    if fn.returns is None:
+        fn.returns = ast.Name("Array")
+    return fn
+
+
+def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
+    """``jax/<rel>.pyi`` (``jax/random.pyi``…): JAX's re-exports, then the functions of the
+    table with overloads.
+
+    The module re-exports functions of private modules; each function of the
+    table is declared again (the last declaration wins) from its source's
+    declarations (its overloads if it has some), its annotations qualified by
+    the private module (an ``Array`` result where the source has no
+    annotation), when the table gives it overloads.  A stub replaces
+    the module, so it keeps every import of it (nothing else in these modules
+    is public).
     """
-    public = ast.parse((root / "random.py").read_text(encoding="utf-8"))
+    public = ast.parse((root / rel).read_text(encoding="utf-8"))
     keep: list[ast.stmt] = []
     body: list[ast.stmt] = []
-    aliases: list[str] = []
+    aliases: dict[str, str] = {}  # private module → its alias in the stub
+    sources = _Sources(root)
     module = _Module("Array")
     for stmt in public.body:
         if not isinstance(stmt, ast.Import | ast.ImportFrom):
@@ -955,27 +1619,72 @@ def _random(root: Path, oracle: _Oracle) -> str:
         keep.append(stmt)
         if not (isinstance(stmt, ast.ImportFrom) and (stmt.module or "").startswith("jax._src")):
             continue
-        path = _source_module(root, stmt.module or "")
-        if not path.is_file():
-            continue
-        alias = f"_src{len(aliases)}"
-        aliases.append(f"import {stmt.module} as {alias}\n")
-        defined, functions = _module_names(ast.parse(path.read_text(encoding="utf-8")))
-        qualify = _Qualify({name: f"{alias}.{name}" for name in defined})
         for imported in stmt.names:
-            fn = functions.get(imported.name)
-            if fn is None or (imported.asname or imported.name) != imported.name:
+            if (imported.asname or imported.name) != imported.name:
                 continue
-            stub = _declaration(fn, qualify, [])
-            rewritten = _rewrite_functions([stub], "jax.random.", oracle, module)
-            if len(rewritten) > 1:
+            found = sources.declarations(stmt.module or "", imported.name)
+            if found is None:
+                continue
+            where, fns = found
+            alias = aliases.get(where, f"_src{len(aliases)}")
+            qualify = _Qualify({name: f"{alias}.{name}" for name in sources.names(where)})
+            stubs: list[ast.stmt] = [_returning_array(_declaration(fn, qualify, [])) for fn in fns]
+            rewritten = _rewrite_functions(stubs, prefix, oracle, module)
+            if len(rewritten) > len(stubs):
+                aliases[where] = alias
                 body.extend(rewritten)
     tree = ast.Module(body=[*keep, *body], type_ignores=[])
     _insert_after_imports(
         tree,
-        _IMPORTS + "".join(aliases) + "from jax._src.basearray import Array\n" + module.variables(),
+        _IMPORTS
+        + "".join(f"import {where} as {alias}\n" for where, alias in aliases.items())
+        + "from jax._src.basearray import Array, _ScalarType\n"
+        + module.variables(),
     )
     return ast.unparse(tree) + "\n"
+
+
+@dataclass
+class _Sources:
+    """JAX's private modules, read once: where a function is declared, following re-exports
+    (``jax._src.lax.control_flow`` re-exports ``cumsum`` from its ``loops``)."""
+
+    root: Path
+    trees: dict[str, ast.Module | None] = field(default_factory=dict)
+
+    def tree(self, module: str) -> ast.Module | None:
+        if module not in self.trees:
+            path = _source_module(self.root, module)
+            self.trees[module] = (
+                ast.parse(path.read_text(encoding="utf-8")) if path.is_file() else None
+            )
+        return self.trees[module]
+
+    def names(self, module: str) -> set[str]:
+        tree = self.tree(module)
+        return _module_names(tree)[0] if tree is not None else set()
+
+    def declarations(
+        self, module: str, name: str, depth: int = 3
+    ) -> tuple[str, list[ast.FunctionDef]] | None:
+        """The module declaring function ``name`` imported from ``module``, and its declarations."""
+        tree = self.tree(module)
+        if tree is None or depth == 0:
+            return None
+        functions = _source_functions(tree)
+        if name in functions:
+            return module, functions[name]
+        package = module if _source_module(self.root, module).name == "__init__.py" else ""
+        package = package or module.rpartition(".")[0]
+        for stmt in tree.body:
+            if not isinstance(stmt, ast.ImportFrom):
+                continue
+            if not any((a.asname or a.name) == name == a.name for a in stmt.names):
+                continue
+            base = package.split(".")[: len(package.split(".")) - max(stmt.level - 1, 0)]
+            source = ".".join([*base, stmt.module or ""]) if stmt.level else stmt.module or ""
+            return self.declarations(source.strip("."), name, depth - 1)
+        return None
 
 
 _TRANSFORMS: Final = '''
@@ -1089,7 +1798,10 @@ def _jax_init(root: Path) -> str:
 
 
 @cache
-def _generate(rules_name: str, root: str) -> dict[str, str]:
+def _generate(rules_name: str, root: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The files, and how each function of the table is typed."""
+    from typing_pkg.api import table
+
     rules = get_rules(rules_name)
     base = Path(root)
     oracle = _Oracle(rules)
@@ -1104,20 +1816,33 @@ def _generate(rules_name: str, root: str) -> dict[str, str]:
             read("numpy/__init__.pyi"), "jax.numpy.", oracle, scalars=True
         ),
         "nn/__init__.pyi": _functions_module(read("nn/__init__.pyi"), "jax.nn.", oracle),
-        "random.pyi": _random(base, oracle),
+        **{
+            rel.removesuffix(".py") + ".pyi": _reexports(base, rel, prefix, oracle)
+            for rel, prefix in _REEXPORTS
+        },
         "__init__.pyi": _jax_init(base),
     }
     out = {rel: header + text for rel, text in files.items()}
     out["py.typed"] = "partial\n"
-    return out
+    typed = {name: oracle.typed.get(name, "not declared") for name in table()}
+    return out, typed
+
+
+def _rules_name(rules: str | RuleSet) -> str:
+    name = rules if isinstance(rules, str) else rules.name
+    if not name.startswith("jax"):
+        raise ValueError(f"the JAX stubs need a JAX rule set (jax, jax-x64, …), not {name!r}")
+    return name
 
 
 def generate(rules: str | RuleSet = DEFAULT, root: Path | None = None) -> dict[str, str]:
     """Return the files of ``jax-stubs`` (path relative to the package → text)."""
-    name = rules if isinstance(rules, str) else rules.name
-    if not name.startswith("jax"):
-        raise ValueError(f"the JAX stubs need a JAX rule set (jax, jax-x64, …), not {name!r}")
-    return dict(_generate(name, str(root or jax_dir())))
+    return dict(_generate(_rules_name(rules), str(root or jax_dir()))[0])
+
+
+def coverage(rules: str | RuleSet = DEFAULT, root: Path | None = None) -> dict[str, str]:
+    """Return how the stubs type each function of the table: a key of :data:`COVERAGE`."""
+    return dict(_generate(_rules_name(rules), str(root or jax_dir()))[1])
 
 
 def write(out: Path, rules: str | RuleSet = DEFAULT) -> list[Path]:

@@ -10,16 +10,59 @@ set's ``weak_dtypes`` entry); a weakly typed bool is ``bool_``.
 
 Where JAX fails for a reason that is not its dtype semantics, the cell must be
 covered by a named exception of :data:`FUNCTION_FAILURES`, with the reason.
+
+A type checker against the same cells
+=====================================
+
+:func:`judge` compares what a type checker said about the generated program
+(:mod:`tools.conformance.function_program`, one ``reveal_type`` per call) with
+the truth, cell by cell, for every checker alike (mypy with the plugin,
+basedpyright, pyrefly and ty with the JAX stubs): each checker's output is
+read into :class:`Said` per line (the dtype of the revealed arrays, its
+errors, whether one of them is the dtype refusal), and each cell falls into
+one of :data:`VERDICTS`:
+
+``exact``
+    JAX's dtype (its weak marker for a weakly typed result), no error; where
+    JAX fails for a reason that is not its dtypes (a named exception of
+    :data:`FUNCTION_FAILURES`), the table's dtype;
+``caught``
+    the dtype refusal where JAX refuses the dtypes (or the table calls a
+    failing call undefined);
+``unknown``
+    the table makes no claim (an "unknown" rule): no error, and no dtype
+    other than JAX's;
+``failed``
+    JAX failed for a reason that is not its dtypes (a shape) before returning
+    the several outputs the table types: no error;
+``excepted``
+    a failing cell a :class:`CheckerException` of the checker covers, with
+    its reason;
+``not expressed``
+    no error and no dtype (``Array[Any]``, ``Unknown``) where the truth has
+    a dtype or a refusal: the checker says nothing false, only less;
+``false error``
+    an error where JAX accepts;
+``missed``
+    a dtype where JAX refuses the dtypes (or an error that is not the
+    refusal);
+``wrong``
+    a dtype other than JAX's.
+
+Which verdicts fail is the checker's: every one from ``not expressed`` on for
+the plugin, the last three for the stubs (a stub cannot say everything).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
-from tools.conformance.compare import Mismatch, Report
+from tools.conformance.compare import Mismatch, Report, agrees
+from tools.conformance.compare import expected as expected_marker
 from tools.conformance.known_failures import KnownFailure
 from tools.conformance.truthfile import Cell
 from typing_pkg.api import RULES_OF_CONFIG, table
@@ -30,11 +73,17 @@ from typing_pkg.rules.base import PY_SCALARS, PY_TYPES
 
 __all__ = [
     "FUNCTION_FAILURES",
+    "VERDICTS",
+    "CheckerException",
     "FunctionFailure",
     "FunctionMismatch",
+    "Said",
+    "Verdict",
     "call_of",
+    "classify",
     "compare_functions",
     "expected",
+    "judge",
 ]
 
 _PY_TYPES: Final = {PY_TYPES[kind].__name__: marker for kind, marker in PY_SCALARS.items()}
@@ -363,3 +412,162 @@ def compare_functions(
             report.mismatches.append(FunctionMismatch(cell, _shown(outcome), why))
     report.unused = [e for e in entries if env.name in e.rules and e not in used]
     return report
+
+
+# ------------------------------------------------------------------ a checker against the truth
+
+VERDICTS: Final = (
+    "exact", "caught", "unknown", "failed", "excepted", "not expressed", "false error", "missed",
+    "wrong",
+)  # fmt: skip
+"""The classes of a cell a type checker typed (see the module docs)."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a type checker said on one line of the program."""
+
+    revealed: str | None = None
+    """The revealed type, as the checker prints it."""
+    marker: str | None = None
+    """The dtype of the revealed arrays, if they have one known dtype."""
+    errors: tuple[str, ...] = ()
+    caught: bool = False
+    """Whether one of the errors is the checker's dtype refusal."""
+
+    def __str__(self) -> str:
+        errors = f", errors {list(self.errors)[:2]}" if self.errors else ""
+        return f"revealed {self.revealed}{errors}"
+
+
+@dataclass(frozen=True)
+class CheckerException:
+    """Cells a checker cannot type as JAX does, and why (a limit of the checker)."""
+
+    reason: str
+    functions: frozenset[str]
+    """Full names of the functions concerned (the cell's ``op`` without ``[i]``)."""
+    applies: Callable[[Cell], bool] = lambda cell: True
+    """Which of their cells."""
+    rules: frozenset[str] = _ALL
+
+    def covers(self, rules: str, cell: Cell) -> bool:
+        """Return whether this entry explains the cell under ``rules``."""
+        return rules in self.rules and _base(cell.op) in self.functions and self.applies(cell)
+
+
+@dataclass
+class Verdict:
+    """Counts per verdict, the first problems, the exceptions used, why cells are not expressed."""
+
+    failing: frozenset[str]
+    """The verdicts that fail (see :data:`VERDICTS`)."""
+    counts: Counter[str] = field(default_factory=Counter[str])
+    problems: list[str] = field(default_factory=list[str])
+    used: set[CheckerException] = field(default_factory=set[CheckerException])
+    unexpressed: Counter[str] = field(default_factory=Counter[str])
+    """The cells ``not expressed``, by reason."""
+
+    def add(self, kind: str, problem: str | None = None) -> None:
+        self.counts[kind] += 1
+        if problem is not None and len(self.problems) < 60:
+            self.problems.append(problem)
+
+    @property
+    def failures(self) -> int:
+        """The number of failing cells."""
+        return sum(self.counts[k] for k in self.failing)
+
+    @property
+    def total(self) -> int:
+        """The number of cells judged."""
+        return sum(self.counts.values())
+
+    def summary(self) -> str:
+        """One line of counts."""
+        return ", ".join(f"{k} {self.counts[k]}" for k in VERDICTS)
+
+
+def classify(rules: str, env: Env, kind: Kind, cell: Cell, said: Said) -> tuple[str, str]:
+    """Return the verdict on one cell and, for one other than a success, what went wrong."""
+    ruleset = get_rules(rules)
+    claim = expected(kind, cell, env)
+    marker = said.marker
+
+    def refusal() -> tuple[str, str]:
+        if said.caught:
+            return "caught", ""
+        if said.errors or marker is not None:
+            return "missed", f"no dtype refusal ({said})"
+        return "not expressed", f"no dtype refusal ({said})"
+
+    if "[" not in cell.op and isinstance(kind.result(call_of(kind, cell), env), tuple):
+        # JAX failed before returning its several outputs, each of which the table types
+        if cell.error_kind == "dtype":
+            return refusal()
+        if said.errors:
+            return "false error", str(said)
+        return "failed", ""
+    if isinstance(claim, Unknown):
+        # the table makes no claim: never an error, never a dtype other than JAX's
+        if said.errors:
+            return "false error", str(said)
+        if marker is not None and (
+            cell.error_kind is not None or not agrees(ruleset, cell, marker)
+        ):
+            return "wrong", f"{said}; the table: {claim}"
+        return "unknown", ""
+    if cell.error_kind is None or cell.error_kind == "dtype":
+        want = expected_marker(ruleset, cell)
+    else:  # JAX failed for another reason: the table's answer stands (FUNCTION_FAILURES)
+        want = claim if isinstance(claim, str) else None
+    if want is None:
+        return refusal()
+    if said.errors:
+        return "false error", str(said)
+    if marker is None:
+        return "not expressed", f"{said}; want {want}"
+    right = marker == want if cell.error_kind is not None else agrees(ruleset, cell, marker)
+    return ("exact", "") if right else ("wrong", f"{said}; want {want}")
+
+
+def judge(
+    rules: str,
+    lines: Mapping[int, Iterable[Cell]],
+    said: Mapping[int, Said],
+    *,
+    failing: Iterable[str],
+    exceptions: Iterable[CheckerException] = (),
+    source: Sequence[str] = (),
+    reason: Callable[[Cell], str] | None = None,
+) -> Verdict:
+    """Judge every cell by what a checker said on its line.
+
+    ``lines`` maps a line (1-based) to the cells it stands for, ``source``
+    is the program's lines (quoted in the problems), ``reason`` names why a
+    cell is ``not expressed`` (counted in :attr:`Verdict.unexpressed`).  A
+    failing cell an exception covers is ``excepted``.
+    """
+    from typing_pkg.api import _env  # pyright: ignore[reportPrivateUsage]
+
+    env = _env(rules)
+    entries = [e for e in exceptions if rules in e.rules]
+    verdict = Verdict(frozenset(failing))
+    kinds = table()
+    for number, cells in lines.items():
+        found = said.get(number, Said())
+        for cell in cells:
+            kind, why = classify(rules, env, kinds[_base(cell.op)], cell, found)
+            if kind in verdict.failing:
+                covering = [e for e in entries if e.covers(rules, cell)]
+                if covering:
+                    verdict.used.update(covering)
+                    verdict.add("excepted")
+                    continue
+                text = source[number - 1].strip() if 0 < number <= len(source) else ""
+                verdict.add(kind, f"line {number}: {text}: {kind}: {why}")
+                continue
+            if kind == "not expressed" and reason is not None:
+                verdict.unexpressed[reason(cell)] += 1
+            verdict.add(kind)
+    return verdict
