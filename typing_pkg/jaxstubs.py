@@ -35,9 +35,9 @@ What the files say
   (the rule protocols, under the same rule set), returning ``jax.Array``,
   each followed by JAX's own signature as a last overload.
 * ``jnp.float32``, ``jnp.bfloat16``, … (``Any`` in JAX's stubs) are
-  ``_ScalarType[float32]`` objects: a ``dtype=`` / ``astype`` argument that
+  ``ScalarType[float32]`` objects: a ``dtype=`` / ``astype`` argument that
   names its dtype, and callable (``jnp.float32(2.0)`` is an
-  ``Array[float32]``); ``jnp.float64`` is ``_ScalarType[float32]`` with x64
+  ``Array[float32]``); ``jnp.float64`` is ``ScalarType[float32]`` with x64
   off, as JAX canonicalises it.
 * Each function of the table (:func:`typing_pkg.api.table`) with at most one
   array parameter whose dtype matters gets overloads computed by asking the
@@ -519,7 +519,7 @@ def _dtype_overloads(
     """The overloads for a dtype option (``dtype=``, ``new_dtype=``…): every form JAX reads.
 
     The forms: JAX's scalar type objects (``jnp.float32``, an
-    ``_ScalarType[float32]`` carrying the dtype JAX canonicalises it to),
+    ``ScalarType[float32]`` carrying the dtype JAX canonicalises it to),
     ``typing_pkg``'s markers (``dtype=float32``), dtype names
     (``dtype="float32"``), NumPy's scalar types (``np.float32``) and Python's
     (``bool``, ``int``, ``float``, ``complex``).  The table is asked for each
@@ -549,7 +549,7 @@ def _dtype_overloads(
 
     concrete = _concrete()
     canonical = {d: oracle.result("jax.Array.astype", "float32", d) for d in concrete}
-    # ``jnp.int64`` is ``_ScalarType[int32]`` with x64 off: it says what both say
+    # ``jnp.int64`` is ``ScalarType[int32]`` with x64 off: it says what both say
     classes = {c: [d for d in concrete if canonical[d] == c] for c in canonical.values() if c}
     kept = {
         c: frozenset(o for result, group in parts(*ds) if result == c for o in group)
@@ -569,7 +569,7 @@ def _dtype_overloads(
     for c, ds in classes.items():
         for result, group in parts(*ds):
             rest = [o for o in group if c not in generic or o not in common]
-            entries.add(f"_ScalarType[{module.marker(c)}]", rest, result)
+            entries.add(f"ScalarType[{module.marker(c)}]", rest, result)
     for d in concrete:
         if canonical[d] is None:
             continue
@@ -587,7 +587,7 @@ def _dtype_overloads(
                 entries.add(f"_Literal[{name!r}]", group, result)
     for (annotation, result), forms in entries.entries.items():
         if result == "":
-            form = f"_ScalarType[{var}] | type[{var}]"
+            form = f"ScalarType[{var}] | type[{var}]"
             out.append(entries.signature(form, annotation, f"{arr}[{var}]"))
         else:
             form = " | ".join(forms)
@@ -1305,8 +1305,12 @@ _SCALAR_TYPE: Final = '''
 _ScalarDType = _TypeVar("_ScalarDType", bound=_tpd.DType, covariant=True)
 
 
-class _ScalarType(_Generic[_ScalarDType]):
-    """A JAX scalar type object (``jnp.float32``): a dtype argument, callable to make an array."""
+class ScalarType(_Generic[_ScalarDType]):
+    """A JAX scalar type object (``jnp.float32``): a dtype argument, callable to make an array.
+
+    A name of the stubs only (JAX's scalar types are instances of its private
+    ``_ScalarMeta``): do not import it.
+    """
 
     @property
     def dtype(self) -> _np.dtype[_Any]: ...
@@ -1457,7 +1461,7 @@ def _members(
 
 
 def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
-    """``float32: Any`` → ``float32: _ScalarType[_tpd.float32]`` (the canonical dtype)."""
+    """``float32: Any`` → ``float32: ScalarType[_tpd.float32]`` (the canonical dtype)."""
     import numpy as np
 
     for stmt in tree.body:
@@ -1477,7 +1481,7 @@ def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
             continue
         canonical = oracle.result("jax.Array.astype", "float32", marker)
         if canonical is not None:
-            stmt.annotation = _expr(f"_ScalarType[_tpd.{canonical}]")
+            stmt.annotation = _expr(f"ScalarType[_tpd.{canonical}]")
 
 
 def _rewrite_ufuncs(
@@ -1529,7 +1533,7 @@ def _functions_module(source: str, prefix: str, oracle: _Oracle, scalars: bool =
     tree.body = _rewrite_ufuncs(tree.body, prefix, oracle, module)
     _insert_after_imports(
         tree,
-        _IMPORTS + "from jax._src.basearray import Array, _ScalarType\n" + module.variables(),
+        _IMPORTS + "from jax._src.basearray import Array, ScalarType\n" + module.variables(),
     )
     return ast.unparse(tree) + "\n"
 
@@ -1638,7 +1642,7 @@ def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
         tree,
         _IMPORTS
         + "".join(f"import {where} as {alias}\n" for where, alias in aliases.items())
-        + "from jax._src.basearray import Array, _ScalarType\n"
+        + "from jax._src.basearray import Array, ScalarType\n"
         + module.variables(),
     )
     return ast.unparse(tree) + "\n"

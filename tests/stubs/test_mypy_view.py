@@ -51,9 +51,10 @@ def f(x: Array[float32], i: Array[int8], n: npt.NDArray[np.float32], c: Array[fl
 
 
 def _mypy(cwd: Path, program: Path, *options: str) -> list[str]:
-    (cwd / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n")
+    config = program.with_name("mypy.ini")  # beside the program: never in the checkout
+    config.write_text("[mypy]\nplugins = mypy_plugin\n")
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", str(program), "--config-file", str(cwd / "mypy.ini"),
+        [sys.executable, "-m", "mypy", str(program), "--config-file", str(config),
          "--no-incremental", "--show-error-codes", "--no-error-summary", *options],
         cwd=cwd, capture_output=True, text=True,
     )  # fmt: skip
