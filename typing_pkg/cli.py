@@ -377,6 +377,13 @@ def _jax_stubs(args: argparse.Namespace, rules: str, options: str) -> int:
         raise UsageError(f"cannot write the JAX stubs under {args.out}: {error}") from None
     for path in written:
         _write(f"wrote {path}")
+    version = jaxstubs.jax_version()
+    if version != jaxstubs.TESTED_JAX:
+        print(
+            f"note: these stubs come from JAX {version}'s own; typing_pkg checks them with JAX "
+            f"{jaxstubs.TESTED_JAX}: a call they refuse that JAX accepts is a bug to report",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -100,7 +100,24 @@ from typing_pkg import stubgen
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import DEFAULT, RuleSet, get_rules
 
-__all__ = ["COVERAGE", "PACKAGE", "check", "coverage", "generate", "jax_dir", "write"]
+__all__ = [
+    "COVERAGE",
+    "PACKAGE",
+    "TESTED_JAX",
+    "check",
+    "coverage",
+    "generate",
+    "jax_dir",
+    "jax_version",
+    "write",
+]
+
+TESTED_JAX: Final = "0.10.2"
+"""The JAX version the stubs are checked with: the one the project pins (``pyproject.toml``)
+and CI installs, generates the stubs from and checks them against, cell by cell.  The stubs
+are generated from the *installed* JAX's own stubs; another version gets them too, with a
+note (:func:`write`'s caller, ``typing-pkg stubs --jax``), and ``--check`` finds them stale
+when JAX changes (their header names the version)."""
 
 PACKAGE: Final = "jax-stubs"
 """The name of the partial stub package written beside ``typing_pkg-stubs``."""
@@ -170,8 +187,9 @@ def jax_dir() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _jax_version(root: Path) -> str:
-    text = (root / "version.py").read_text(encoding="utf-8")
+def jax_version(root: Path | None = None) -> str:
+    """Return the version of the JAX installed at ``root`` (default: the installed one)."""
+    text = ((root or jax_dir()) / "version.py").read_text(encoding="utf-8")
     for line in text.splitlines():
         if line.startswith("_version"):
             return line.split("=", 1)[1].strip().strip("\"'")
@@ -1809,10 +1827,16 @@ def _generate(rules_name: str, root: str) -> tuple[dict[str, str], dict[str, str
     rules = get_rules(rules_name)
     base = Path(root)
     oracle = _Oracle(rules)
-    header = _header(rules, _jax_version(base))
+    header = _header(rules, jax_version(base))
 
     def read(rel: str) -> str:
-        return (base / rel).read_text(encoding="utf-8")
+        path = base / rel
+        if not path.is_file():
+            raise ValueError(
+                f"JAX {jax_version(base)} has no {rel}: the JAX stubs are made from JAX's own "
+                f"stubs, as JAX {TESTED_JAX} lays them out"
+            )
+        return path.read_text(encoding="utf-8")
 
     files = {
         "_src/basearray.pyi": _basearray(read("_src/basearray.pyi"), rules, oracle),

@@ -177,6 +177,23 @@ def test_check_finds_stale_stubs(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "regenerate them with: python -m typing_pkg stubs --jax" in capsys.readouterr().err
 
 
+def test_another_jax_gets_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from typing_pkg.cli import main
+
+    out = tmp_path / "typings"
+    assert main(["stubs", "--jax", "--out", str(out)]) == 0
+    assert "note:" not in capsys.readouterr().err  # the tested JAX
+    header = (out / jaxstubs.PACKAGE / "random.pyi").read_text(encoding="utf-8").splitlines()[0]
+    assert f"from JAX {jaxstubs.TESTED_JAX}'s stubs" in header
+    monkeypatch.setattr(jaxstubs, "jax_version", lambda root=None: "0.99.0")
+    assert main(["stubs", "--jax", "--out", str(out)]) == 0
+    note = capsys.readouterr().err
+    assert note.startswith("note: these stubs come from JAX 0.99.0's own;")
+    assert note.count("\n") == 1
+
+
 def test_partial_package_keeps_jax() -> None:
     files = jaxstubs.generate()
     assert files["py.typed"] == "partial\n"
