@@ -43,7 +43,7 @@ What the files say
   array parameter whose dtype matters gets overloads computed by asking the
   table (:func:`typing_pkg.result_dtype`) for every dtype: one per result
   for the array parameter (the dtypes a function keeps share one overload
-  through a constrained type variable), one per Python scalar kind, then
+  through a type variable), one per Python scalar kind, then
   those of its dtype option (``dtype=``, ``new_dtype=``, ``index_dtype=``)
   in each form JAX reads — a scalar type object, a ``typing_pkg`` marker, a
   dtype name (``"float32"``), a NumPy or a Python type — each for the
@@ -323,28 +323,41 @@ def _decorate(fn: ast.FunctionDef) -> ast.FunctionDef:
 
 @dataclass
 class _Module:
-    """What one rewritten module needs: its constrained type variables, its array type."""
+    """What one rewritten module needs: its type variables, its array type."""
 
     array: str
     marker: Callable[[str], str] = lambda name: f"_tpd.{name}"
-    keeps: dict[tuple[str, ...], str] = field(default_factory=dict)
+    keeps: dict[tuple[tuple[str, ...], bool], str] = field(default_factory=dict)
 
-    def keep(self, markers: tuple[str, ...]) -> str:
-        """The constrained type variable for the dtypes a function keeps."""
-        if markers not in self.keeps:
-            self.keeps[markers] = f"_Keep{len(self.keeps)}"
-        return self.keeps[markers]
+    def keep(self, markers: tuple[str, ...], one: bool = False) -> str:
+        """The type variable for the dtypes a function keeps: bounded by their union, or with
+        ``one``, constrained to them (for several arguments that must share one dtype).
+
+        A bounded one where one argument decides: pyright solves it from that
+        argument alone, where it tries a constrained one's dtypes in turn.
+        Several arguments (``lax.add(x, y)``, ``[x, y]``) would solve a bounded
+        one to their union (``Array[float32 | bfloat16]``), a constrained one
+        to none: arrays of two dtypes match no overload of it.
+        """
+        key = (markers, one)
+        if key not in self.keeps:
+            self.keeps[key] = f"_Keep{len(self.keeps)}"
+        return self.keeps[key]
 
     def variables(self) -> str:
         """The type variables' declarations."""
-        return "".join(
-            f"{var} = _TypeVar({var!r}, {', '.join(self.marker(m) for m in markers)})\n"
-            for markers, var in self.keeps.items()
-        )
+        out = []
+        for (markers, one), var in self.keeps.items():
+            names = [self.marker(m) for m in markers]
+            values = ", ".join(names) if one else f"bound={' | '.join(names)}"
+            out.append(f"{var} = _TypeVar({var!r}, {values})\n")
+        return "".join(out)
 
     def arrays(self, markers: Iterable[str]) -> str:
-        """``Array[a] | Array[b]``."""
-        return " | ".join(f"{self.array}[{self.marker(m)}]" for m in markers)
+        """``Array[a | b]``: ``Array`` is covariant in its dtype, so it takes an ``Array[a]``
+        and an ``Array[b]`` as ``Array[a] | Array[b]`` does, and pyright evaluates it faster
+        (one class specialised, not one per dtype: the corpus checks about 10% faster)."""
+        return f"{self.array}[{' | '.join(self.marker(m) for m in markers)}]"
 
 
 def _numpy_type(marker: str) -> str | None:
@@ -543,8 +556,8 @@ def _dtype_overloads(
     (``bool``, ``int``, ``float``, ``complex``).  The table is asked for each
     form with each dtype of the array parameter (``operand``) and each Python
     scalar.  The requested dtypes that every operand but a few keep share one
-    overload through a constrained type variable, for those operands; every
-    other (form, operands, result) is one overload, the forms giving the same
+    overload through a type variable bounded by their union, for those
+    operands; every other (form, operands, result) is one overload, the forms giving the same
     result for the same operands merged, the operands (a union of
     ``Array[...]``) left as JAX declares them when they are all of them.
     NumPy's types come before Python's (``np.float64`` is a ``float``), and
@@ -737,7 +750,7 @@ def _operand_overloads(
     An array of unknown dtype (``Array[Any]``, a category, a type variable)
     matches the first, which answers ``Array[Any]``: pyright takes the first
     overload an ``Array[Any]`` matches.  Then one overload per result, the
-    dtypes the function keeps sharing one through a constrained type
+    dtypes the function keeps sharing one through a bounded type
     variable, and one per Python scalar kind.
     """
     arr = module.array
@@ -989,13 +1002,17 @@ def _pair_overloads(
     types = list(dict.fromkeys(a for a, _ in cells))
     kept = tuple(t for t in types if cells[(t, t)] == t)
     if len(kept) > 1:
-        var = module.keep(kept)
+        var = module.keep(kept, one=True)
         out.append(signature(f"{arr}[{var}]", f"{arr}[{var}]", f"{arr}[{var}]"))
     rest = [(t, cells[(t, t)]) for t in types if len(kept) < 2 or t not in kept]
     for found, group in _by_result(rest).items():
         if found is None:
             continue
-        one = f"{arr}[{module.keep(tuple(group))}]" if len(group) > 1 else module.arrays(group)
+        one = (
+            f"{arr}[{module.keep(tuple(group), one=True)}]"
+            if len(group) > 1
+            else module.arrays(group)
+        )
         out.append(signature(one, one, returns(found)))
     pairs = [(a, b, r) for (a, b), r in cells.items() if a != b and r is not None]
     if len(pairs) <= _FEW_PAIRS:
@@ -1070,7 +1087,7 @@ def _sequence_overloads(
     if len(kept) < 2:
         return []
     oracle.typed[function] = "sequence"
-    var = module.keep(kept)
+    var = module.keep(kept, one=True)
     absent = {o: "None" for o in kind.options if o in DTYPE_OPTIONS and _arg(fn, o) is not None}
     arr = module.array
     return [
