@@ -346,7 +346,7 @@ class _Module:
 
     def variables(self) -> str:
         """The type variables' declarations."""
-        out = []
+        out: list[str] = []
         for (markers, one), var in self.keeps.items():
             names = [self.marker(m) for m in markers]
             values = ", ".join(names) if one else f"bound={' | '.join(names)}"
