@@ -25,7 +25,14 @@ from typing import Final
 import pytest
 from plugin_harness import ROOT, Outcome, parse, run_mypy, write_config
 
-from tools.conformance.function_compare import VERDICTS, CheckerException, Said, Verdict, judge
+from tools.conformance.function_compare import (
+    VERDICTS,
+    CheckerException,
+    Said,
+    Verdict,
+    judge,
+    operands,
+)
 from tools.conformance.function_program import program
 from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg.api import RULES_OF_CONFIG
@@ -38,13 +45,9 @@ FAILING: Final = VERDICTS[VERDICTS.index("not expressed") :]
 """Every cell the plugin does not type as JAX does fails, unless an exception names it."""
 
 
-def _operands(cell: Cell) -> list[str]:
-    return [t for item in cell.left.split() for t in item.partition("=")[2].split(",")]
-
-
 def _outputs_differ(cell: Cell) -> bool:
     """An output ``[i]`` of a call whose arrays have different dtypes."""
-    return "[" in cell.op and len(set(_operands(cell))) > 1
+    return "[" in cell.op and len(set(operands(cell))) > 1
 
 
 PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (

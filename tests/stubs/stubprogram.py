@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.conformance.checker_output import Diagnostics, read_basedpyright
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS
@@ -134,30 +135,11 @@ def start_pyright(
     )
 
 
-_REVEAL = re.compile(r'^Type of ".*" is "(.*)"$')
-
-
-@dataclass(frozen=True)
-class Diagnostics:
-    """What a checker said, by line (1-based): revealed types and error messages."""
-
-    revealed: dict[int, str]
-    errors: dict[int, list[str]]
-
-
 def read_pyright(process: subprocess.Popen[str]) -> Diagnostics:
     """Wait for a run of ``start_pyright`` and return what it revealed and reported."""
     out, err = process.communicate(timeout=600)
     assert out.strip().startswith("{"), err
-    found = Diagnostics({}, {})
-    for diag in json.loads(out)["generalDiagnostics"]:
-        line = diag["range"]["start"]["line"] + 1
-        message = diag["message"].splitlines()[0]
-        if diag["severity"] == "error":
-            found.errors.setdefault(line, []).append(message)
-        elif match := _REVEAL.match(message):
-            found.revealed[line] = match[1]
-    return found
+    return read_basedpyright(out)
 
 
 def install(where: Path, *, stubs: Path | None) -> Path:

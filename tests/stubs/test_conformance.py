@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tools.conformance.checker_output import read_pyrefly
 from stubprogram import (
     ROOT,
     Diagnostics,
@@ -288,13 +289,7 @@ def pyrefly_seen(tmp_path_factory: pytest.TempPathFactory) -> list[Seen]:
         capture_output=True, text=True, cwd=work, timeout=600,
     )  # fmt: skip
     assert done.stdout.strip().startswith("{"), done.stderr
-    said = Diagnostics({}, {})
-    for diag in json.loads(done.stdout)["errors"]:
-        if diag["name"] == "reveal-type":
-            said.revealed[diag["line"]] = diag["description"].removeprefix("revealed type: ")
-        elif diag["severity"] == "error":
-            said.errors.setdefault(diag["line"], []).append(diag["description"])
-    return _cells_seen(program, said)
+    return _cells_seen(program, read_pyrefly(done.stdout))
 
 
 def test_pyrefly_agrees_with_jax(pyrefly_seen: list[Seen]) -> None:

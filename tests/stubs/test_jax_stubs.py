@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from jaxproject import venv_tool, write_project
 
+from tools.conformance.checker_output import read_basedpyright
+
 from typing_pkg import jaxstubs
 
 PROGRAM = """\
@@ -60,16 +62,7 @@ def _reveal(
         text=True,
         check=False,
     )
-    report = json.loads(done.stdout)
-    types: list[str] = []
-    errors: list[str] = []
-    for diagnostic in report["generalDiagnostics"]:
-        found = re.match(r'^Type of ".*" is "(.*)"$', diagnostic["message"], re.DOTALL)
-        if found:
-            types.append(found[1])
-        elif diagnostic["severity"] == "error":
-            errors.append(diagnostic["message"])
-    return types, errors
+    return read_basedpyright(done.stdout).in_order()
 
 
 def test_results_carry_their_dtype(tmp_path: Path) -> None:

@@ -84,6 +84,7 @@ __all__ = [
     "compare_functions",
     "expected",
     "judge",
+    "operands",
 ]
 
 _PY_TYPES: Final = {PY_TYPES[kind].__name__: marker for kind, marker in PY_SCALARS.items()}
@@ -105,7 +106,7 @@ class FunctionFailure(KnownFailure):
     def covers(self, rules: str, cell: Cell) -> bool:
         """Return whether this entry explains the failure recorded in ``cell``."""
         name = _base(cell.op)
-        dtypes = {*_operands(cell), *(v.strip("'") for v in _options(cell))}
+        dtypes = {*operands(cell), *(v.strip("'") for v in _options(cell))}
         return (
             rules in self.rules
             and cell.error_kind == self.kind
@@ -279,7 +280,8 @@ def _options(cell: Cell) -> list[str]:
     return [item.partition("=")[2] for item in cell.right.split()]
 
 
-def _operands(cell: Cell) -> list[str]:
+def operands(cell: Cell) -> list[str]:
+    """The dtypes (or Python scalar kinds) of a cell's array arguments, in order."""
     return [t for item in cell.left.split() for t in item.partition("=")[2].split(",")]
 
 

@@ -34,7 +34,15 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from tools.conformance.function_compare import CheckerException, Said, Verdict, expected, judge
+from tools.conformance.checker_output import read_basedpyright, read_pyrefly
+from tools.conformance.function_compare import (
+    CheckerException,
+    Said,
+    Verdict,
+    expected,
+    judge,
+    operands,
+)
 from tools.conformance.function_program import Program, program
 from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg import jaxstubs
@@ -168,19 +176,11 @@ def _basedpyright(run: Run) -> dict[int, Said]:
         cwd=run.directory,
         check=False,
     )
-    if not done.stdout.strip().startswith("{"):
-        raise RuntimeError(done.stderr or done.stdout)
-    revealed: dict[int, str] = {}
-    errors: dict[int, list[str]] = {}
-    for diag in json.loads(done.stdout)["generalDiagnostics"]:
-        line = diag["range"]["start"]["line"] + 1
-        message = diag["message"]
-        found = re.match(r'^Type of ".*" is "(.*)"$', message, re.DOTALL)
-        if found:
-            revealed[line] = found[1]
-        elif diag["severity"] == "error":
-            errors.setdefault(line, []).append(message.splitlines()[0])
-    return _said(revealed, errors)
+    try:
+        found = read_basedpyright(done.stdout)
+    except ValueError:
+        raise RuntimeError(done.stderr or done.stdout) from None
+    return _said(found.revealed, found.errors)
 
 
 def _pyrefly(run: Run) -> dict[int, Said]:
@@ -189,16 +189,11 @@ def _pyrefly(run: Run) -> dict[int, Said]:
          "--python-interpreter-path", str(run.python), "prog.py"],
         capture_output=True, text=True, cwd=run.directory, check=False,
     )  # fmt: skip
-    if not done.stdout.strip().startswith("{"):
-        raise RuntimeError(done.stderr or done.stdout)
-    revealed: dict[int, str] = {}
-    errors: dict[int, list[str]] = {}
-    for diag in json.loads(done.stdout)["errors"]:
-        if diag["name"] == "reveal-type":
-            revealed[diag["line"]] = diag["description"].removeprefix("revealed type: ")
-        elif diag["severity"] == "error":
-            errors.setdefault(diag["line"], []).append(diag["description"])
-    return _said(revealed, errors)
+    try:
+        found = read_pyrefly(done.stdout)
+    except ValueError:
+        raise RuntimeError(done.stderr or done.stdout) from None
+    return _said(found.revealed, found.errors)
 
 
 _TY_LINE: Final = re.compile(
@@ -289,10 +284,6 @@ REASONS: Final[Mapping[str, str]] = {
 """Why the stubs leave a cell at ``Array[Any]``: each key of :func:`reason`, and why."""
 
 
-def _operands(cell: Cell) -> list[str]:
-    return [t for item in cell.left.split() for t in item.partition("=")[2].split(",")]
-
-
 def _refused(rules: str, cell: Cell) -> bool:
     """Whether the cell's verdict wants the refusal: JAX refuses the dtypes, or the table calls
     the call undefined where JAX fails for another reason."""
@@ -321,22 +312,22 @@ def reason(rules: str, cell: Cell) -> str:
         return "refusal"
     if "[" in cell.op:
         return "outputs"
-    operands = _operands(cell)
+    arrays = operands(cell)
     if how == "sequence":
         return "sequence of dtypes"
     if how in ("operator", "pairs"):
         if cell.right:
             return "option of two arrays"
-        if len(operands) < 2:
+        if len(arrays) < 2:
             return "one of two"
-        if how == "operator" and any(o.startswith("py_") for o in operands):
+        if how == "operator" and any(o.startswith("py_") for o in arrays):
             return "scalar unlike the operator"
         return "two dtypes"
     ruleset = get_rules(rules)
     canonical = dict(ruleset.canonical)
     classes = {*canonical, *canonical.values()}
     values = [value.strip("'") for value in _option_values(cell)]
-    if any(o.startswith("py_") for o in operands):
+    if any(o.startswith("py_") for o in arrays):
         return "scalar kinds"
     if any(v in classes or (v in BY_NAME and v not in ruleset.types) for v in values):
         return "canonical scalar type"
