@@ -21,7 +21,18 @@ from collections.abc import Sequence
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, Context, Expression, NameExpr, TempNode, TypeAlias, TypeInfo, Var
+from mypy.nodes import (
+    ARG_POS,
+    Context,
+    Expression,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    TempNode,
+    TypeAlias,
+    TypeInfo,
+    Var,
+)
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
@@ -306,7 +317,7 @@ def _pair(
     array = lhs.array or rhs.array
     if array is None:
         return ctx.default_return_type  # no array of ours (NumPy's own operators)
-    if lhs.name is None or rhs.name is None:
+    if lhs.name is None or rhs.name is None or _wide_operand(ctx):
         return _unknown(env, op, array, ctx)
     answer = env.answers.get(op, lhs.name, rhs.name)
     if isinstance(answer, str):
@@ -320,6 +331,41 @@ def _pair(
     else:
         error_unexpected(ctx.api, ctx.context, answer.detail)
     return env.array(array, None, ctx)
+
+
+def _wide_operand(ctx: MethodContext) -> bool:
+    """Whether an operand of the operation is wide: a union holding an unknown array.
+
+    ``i: ArrayLike`` (JAX's or ours: arrays, NumPy scalars, ``bool``, ``int``,
+    ``float``, ``complex``) is a value of unknown dtype, not each of its
+    members in turn: ``i + x`` is an array of unknown dtype and never an
+    error, though ``complex`` alone would make ``(i + x) % 2`` one.  mypy
+    splits a union on the left before the hook runs, so the whole operand is
+    read from the expression (``OpExpr``, or the target of ``x += …``).
+    """
+    context = ctx.context
+    if isinstance(context, OpExpr):
+        operands = (context.left, context.right)
+    elif isinstance(context, OperatorAssignmentStmt):
+        operands = (context.lvalue, context.rvalue)
+    else:
+        return False
+    for expr in operands:
+        whole = _expression_type(ctx.api, expr)
+        if whole is None:
+            continue
+        parts = items(whole)
+        if len(parts) > 1 and any(_unknown_part(p) for p in parts):
+            return True
+    return False
+
+
+def _unknown_part(part: ProperType) -> bool:
+    """Whether a union item is ``Any`` or an array (ours or NumPy's) of unknown dtype."""
+    if isinstance(part, AnyType):
+        return True
+    operand = classify(part)
+    return operand is not None and operand.is_array and operand.name is None
 
 
 def _argument(ctx: MethodContext) -> ProperType | None:
@@ -389,8 +435,48 @@ def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
         return ctx.default_return_type
     parts = items(argument)
     if not any(is_array(p) for p in parts):
+        if op not in COMPARISON and (
+            _numpy_of_any(get_proper_type(ctx.type)) or any(_numpy_of_any(p) for p in parts)
+        ):
+            return _numpy_unknown(ctx.default_return_type)
         return ctx.default_return_type
     return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
+
+
+def _numpy_of_any(typ: ProperType) -> bool:
+    """Whether ``typ`` is a NumPy array whose dtype is ``Any`` (``NDArray[Any]``, ``np.ndarray``)."""
+    if not isinstance(typ, Instance) or typ.type.fullname != names.NUMPY_NDARRAY:
+        return False
+    if len(typ.args) != 2:
+        return True
+    dtype = get_proper_type(typ.args[1])
+    if isinstance(dtype, AnyType):
+        return True
+    return (
+        isinstance(dtype, Instance)
+        and len(dtype.args) == 1
+        and isinstance(get_proper_type(dtype.args[0]), AnyType)
+    )
+
+
+def _numpy_unknown(default: Type) -> Type:
+    """NumPy's result with its dtype made unknown (``NDArray[Any] @ NDArray[float16]``).
+
+    NumPy's stubs answer an operand of dtype ``Any`` with their first
+    matching overload (``float16`` there, where NumPy gives ``float32`` for
+    a ``float32`` left operand): a guess the plugin never lets stand.
+    """
+    proper = get_proper_type(default)
+    if (
+        isinstance(proper, Instance)
+        and proper.type.fullname == names.NUMPY_NDARRAY
+        and len(proper.args) == 2
+    ):
+        dtype = get_proper_type(proper.args[1])
+        if isinstance(dtype, Instance) and len(dtype.args) == 1:
+            unknown = dtype.copy_modified(args=[AnyType(TypeOfAny.special_form)])
+            return proper.copy_modified(args=[proper.args[0], unknown])
+    return default
 
 
 _PY_TYPES: Final = {"py_bool": bool, "py_int": int, "py_float": float, "py_complex": complex}

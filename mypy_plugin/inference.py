@@ -37,8 +37,11 @@ mypy fixes an unannotated variable's type at its first assignment, so that
 ``x = jnp.zeros(3)`` then ``x = x.astype(jnp.bfloat16)`` would be an
 "Incompatible types in assignment" that the variable's type never was a
 problem for.  The plugin finds, per scope, the assignments that rebind a name
-already bound (a parameter, or an earlier assignment; names with an explicit
-annotation, ``global`` and ``nonlocal`` ones aside).  When the plugin types
+already bound (an unannotated parameter, or an earlier assignment).  A name
+the user annotated (a variable or a parameter), and ``global`` and
+``nonlocal`` ones, are never rebound: an annotation is never weakened, so
+``a: Array[int8]`` then ``a += b`` with an ``int16`` ``b`` is reported, as
+JAX would rebind ``a`` to ``int16``.  When the plugin types
 such an assignment's value with another dtype than the variable's declared
 one, it answers the declared type with its dtypes unknown (``Array[Any]``),
 which the assignment accepts, and widens the variable's declared type the
@@ -136,8 +139,9 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import names
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
-from mypy_plugin.types import any_array, array_class, classify
+from mypy_plugin.types import any_array, array_class, classify, expand
 
 __all__ = [
     "Inference",
@@ -253,9 +257,18 @@ class ModuleFacts:
         self._enclosing: list[FuncItem] = []
         self._scope(tree.defs, set(), None)
 
-    def _scope(self, body: list[Statement], params: set[str], function: FuncItem | None) -> None:
-        """Read one scope (a module, class body or function body) in textual order."""
-        declared: set[str] = set()
+    def _scope(
+        self,
+        body: list[Statement],
+        params: set[str],
+        function: FuncItem | None,
+        annotated: frozenset[str] = frozenset(),
+    ) -> None:
+        """Read one scope (a module, class body or function body) in textual order.
+
+        ``annotated``: the parameters with an annotation, declared like annotated variables.
+        """
+        declared: set[str] = set(annotated)
         self._declarations(body, declared)
         returns: list[ReturnStmt] = []
         assignments: list[tuple[Expression | Statement, list[NameExpr | None]]] = []
@@ -353,8 +366,11 @@ class ModuleFacts:
         if self._enclosing:
             self.parents[id(func)] = self._enclosing[-1]
         params = {arg.variable.name for arg in func.arguments}
+        annotated = frozenset(
+            arg.variable.name for arg in func.arguments if arg.type_annotation is not None
+        )
         self._enclosing.append(func)
-        self._scope(func.body.body, params, func)
+        self._scope(func.body.body, params, func, annotated)
         self._enclosing.pop()
 
 
@@ -415,7 +431,9 @@ def is_program_module(tree: MypyFile) -> bool:
 
 def has_unknown_array(typ: Type) -> bool:
     """Whether ``typ`` is ``Any`` or holds an array of unknown dtype (something to narrow)."""
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return False
     if isinstance(proper, AnyType):
         return True
     if isinstance(proper, Instance):
@@ -430,7 +448,9 @@ def has_unknown_array(typ: Type) -> bool:
 
 def _known_dtypes(typ: Type) -> bool:
     """Whether ``typ`` holds an array (or NumPy array or scalar, or dtype) of known dtype."""
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return False
     if isinstance(proper, Instance):
         operand = classify(proper)
         if (
@@ -450,12 +470,16 @@ def erase_dtypes(typ: Type) -> Type:
 
     ``typ`` itself when it holds no array of a known dtype.
     """
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return typ
     if isinstance(proper, Instance):
         array = array_class(proper.type)
         if array is not None:
             operand = classify(proper)
             return typ if operand is None or operand.name is None else any_array(array)
+        if proper.type.fullname == names.NUMPY_NDARRAY:
+            return _erase_ndarray(proper) or typ
         if proper.args:
             args = [erase_dtypes(a) for a in proper.args]
             if any(a is not b for a, b in zip(args, proper.args, strict=True)):
@@ -472,6 +496,40 @@ def erase_dtypes(typ: Type) -> Type:
             return make_simplified_union(items)
         return typ
     return typ
+
+
+def _erase_ndarray(array: Instance) -> Instance | None:
+    """``ndarray[tuple[Any, ...], dtype[Any]]`` for a NumPy array whose shape or dtype is known.
+
+    A rebound NumPy variable (``x = load()`` then ``x = x.astype(np.float32) / 255``)
+    changes dtype and shape, both of which NumPy's stubs spell out; ``None``
+    when neither is known (nothing to erase).
+    """
+    if len(array.args) != 2:
+        return None
+    shape, dtype = (get_proper_type(a) for a in array.args)
+    known_shape = not (
+        isinstance(shape, AnyType)
+        or (
+            isinstance(shape, Instance)
+            and shape.type.fullname == "builtins.tuple"
+            and all(isinstance(get_proper_type(a), AnyType) for a in shape.args)
+        )
+    )
+    any_type = AnyType(TypeOfAny.special_form)
+    known_dtype = (
+        isinstance(dtype, Instance)
+        and len(dtype.args) == 1
+        and not isinstance(get_proper_type(dtype.args[0]), AnyType)
+    )
+    if not (known_shape or known_dtype):
+        return None
+    new_dtype = (
+        dtype.copy_modified(args=[any_type])
+        if isinstance(dtype, Instance) and len(dtype.args) == 1
+        else any_type
+    )
+    return array.copy_modified(args=[any_type, new_dtype])
 
 
 def erase_all(typ: Type) -> Type:
@@ -598,7 +656,9 @@ class Inference:
         canonical dtype: ``float64`` is ``float32`` with x64 off); containers
         are converted item by item; anything else arrives as it is.
         """
-        proper = get_proper_type(typ)
+        proper = expand(typ)
+        if proper is None:
+            return typ
         if isinstance(proper, TupleType):
             items = [self.traced_type(api, item) for item in proper.items]
             return proper.copy_modified(items=items)

@@ -81,6 +81,7 @@ from mypy_plugin.types import (
     base_of,
     classify,
     dtype_token,
+    expand,
     items,
     literal_bool,
 )
@@ -240,7 +241,9 @@ def _single(proper: ProperType) -> str | _Unknown | _Absent:
 
 def _flatten(api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> list[str] | None:
     """The element operands of a (nested) list or tuple argument, ``None`` if unknown."""
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return None
     if isinstance(expr, ListExpr | TupleExpr):
         found: list[str] = []
         for item in expr.items:
@@ -510,7 +513,9 @@ def with_dtype(
     env_array: Callable[[TypeInfo, str | None], Instance], declared: Type, dtype: str | None
 ) -> Type:
     """Replace every array in ``declared`` with an array of ``dtype`` (``None``: unknown)."""
-    proper = get_proper_type(declared)
+    proper = expand(declared)
+    if proper is None:
+        return declared
     if isinstance(proper, Instance):
         array = array_class(proper.type)
         if array is not None:
@@ -531,7 +536,9 @@ def with_dtype(
 
 
 def _has_array(typ: Type) -> bool:
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return False
     if isinstance(proper, Instance):
         return array_class(proper.type) is not None or any(_has_array(a) for a in proper.args)
     if isinstance(proper, TupleType | UnionType):

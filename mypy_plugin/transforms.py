@@ -64,8 +64,8 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, erase_dtypes
-from mypy_plugin.types import Lookup, classify, literal_bool
+from mypy_plugin.inference import Inference, erase_dtypes, is_program_module
+from mypy_plugin.types import Lookup, classify, expand, literal_bool
 
 __all__ = [
     "GRADIENT",
@@ -118,6 +118,11 @@ def _literal_int(typ: Type, expr: Expression) -> int | None:
     return None
 
 
+def _in_program(api: CheckerPluginInterface) -> bool:
+    """Whether the module being checked is the program's own (not an installed library's)."""
+    return not isinstance(api, TypeChecker) or is_program_module(api.tree)
+
+
 def _callable(typ: Type) -> CallableType | None:
     proper = get_proper_type(typ)
     return proper if isinstance(proper, CallableType) else None
@@ -138,11 +143,23 @@ class Transforms:
             return Instance(node.node, [])
         return None
 
-    def wrapped(self, kind: str, fun: Type) -> Type | None:
-        """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's."""
+    def wrapped(self, kind: str, fun: Type, api: CheckerPluginInterface) -> Type | None:
+        """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's.
+
+        In a library's module (JAX's own ``@partial(jit, …) def norm(x,
+        ord: int | str | None = None)``) the parameters take anything: JAX's
+        wrapper (``JitWrapped.__call__(*args, **kwargs)``) hides them from
+        its users, whose ``ord=jnp.inf`` runs fine, so showing them would
+        add errors JAX never raises; the result type is kept (the JAX API
+        table's rules read it).
+        """
         function = _callable(fun)
         if function is None or function.is_type_obj():
             return None
+        if not _in_program(api):
+            function = function.copy_modified(
+                arg_types=[AnyType(TypeOfAny.special_form)] * len(function.arg_types)
+            )
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()
             if wrapper is None:
@@ -167,13 +184,13 @@ class Transforms:
         if kind in ("grad", "value_and_grad", "hessian"):
             found = self._gradient(kind, ctx, fun[0])
         else:
-            found = self.wrapped(kind, fun[0])
+            found = self.wrapped(kind, fun[0], ctx.api)
         return ctx.default_return_type if found is None else found
 
     def decorator_callback(self, ctx: FunctionContext) -> Type:
         """Apply what ``jax.jit(static_argnums=…)`` returns to a function."""
         fun = _first(ctx)
-        found = None if fun is None else self.wrapped("jit", fun[0])
+        found = None if fun is None else self.wrapped("jit", fun[0], ctx.api)
         return ctx.default_return_type if found is None else found
 
     def partial_callback(
@@ -186,7 +203,7 @@ class Transforms:
             return result
         if len(ctx.arg_types) < 1 or len(ctx.arg_types[0]) != 1:
             return result
-        found = self.wrapped(kind, ctx.arg_types[0][0])
+        found = self.wrapped(kind, ctx.arg_types[0][0], ctx.api)
         return result if found is None else found
 
     @staticmethod
@@ -499,7 +516,9 @@ _NODES: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
 
 def _map_tree(tree: Type, rests: list[Type], apply: Callable[[list[Type]], Type]) -> Type | None:
     """``tree`` with each leaf ``l`` replaced by ``apply([l, *matching leaves of rests])``."""
-    proper = get_proper_type(tree)
+    proper = expand(tree)
+    if proper is None:
+        return None
     others = [get_proper_type(r) for r in rests]
     if isinstance(proper, NoneType):
         return tree
@@ -606,7 +625,9 @@ def _realised(proper: ProperType) -> str | None:
 
 
 def _leaves(typ: Type) -> list[ProperType] | None:
-    proper = get_proper_type(typ)
+    proper = expand(typ)
+    if proper is None:
+        return None
     if isinstance(proper, TupleType):
         found: list[ProperType] = []
         for item in proper.items:

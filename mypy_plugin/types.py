@@ -38,6 +38,7 @@ from mypy.types import (
     Overloaded,
     ProperType,
     Type,
+    TypeAliasType,
     TypeOfAny,
     TypeType,
     UnionType,
@@ -56,6 +57,7 @@ __all__ = [
     "base_of",
     "classify",
     "dtype_token",
+    "expand",
     "is_array",
     "items",
     "literal_bool",
@@ -98,6 +100,20 @@ def literal_bool(typ: Type) -> bool | None:
         value = proper.last_known_value.value
         return value if isinstance(value, bool) else None
     return None
+
+
+def expand(typ: Type) -> ProperType | None:
+    """Return ``typ``'s proper type, ``None`` for a recursive alias (a pytree: opaque).
+
+    Every function that walks into a type's arguments or items expands them
+    with this instead of ``get_proper_type``: a recursive alias such as
+    ``Tree = Union[jax.Array, Iterable["Tree"], Mapping[Any, "Tree"]]``
+    expands to a union that holds the alias again, so a walk that followed
+    it would never end.  The walk gives up there (an unknown dtype).
+    """
+    if isinstance(typ, TypeAliasType) and (typ.alias is None or typ.is_recursive):
+        return None
+    return get_proper_type(typ)
 
 
 def items(typ: Type) -> list[ProperType]:

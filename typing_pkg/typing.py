@@ -325,6 +325,9 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
     def __complex__(self, /) -> complex: ...
     @abstractmethod
     def __index__(self, /) -> int: ...
+    @abstractmethod
+    def __format__(self, format_spec: str, /) -> str:
+        """Format the array (a 0-d array as its number: ``f"{loss:.2f}"``), as JAX and NumPy do."""
 
     # ------------------------------------------------------- unary operators
 

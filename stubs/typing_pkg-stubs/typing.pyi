@@ -1114,6 +1114,11 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
     def __index__(self, /) -> int:
         ...
 
+    @abstractmethod
+    def __format__(self, format_spec: str, /) -> str:
+        """Format the array (a 0-d array as its number: ``f"{loss:.2f}"``), as JAX and NumPy do."""
+        ...
+
 class _ArrayAlias(types.GenericAlias):
     """``Array[m]`` at run time: an annotation that also answers ``isinstance``.
 
