@@ -436,7 +436,7 @@ def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     parts = items(argument)
     if not any(is_array(p) for p in parts):
         if op not in COMPARISON and (
-            _numpy_of_any(get_proper_type(ctx.type)) or any(_numpy_of_any(p) for p in parts)
+            _numpy_of_any(ctx.type) or any(_numpy_of_any(p) for p in parts)
         ):
             return _numpy_unknown(ctx.default_return_type)
         return ctx.default_return_type
@@ -444,7 +444,7 @@ def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
 
 
 def _numpy_of_any(typ: ProperType) -> bool:
-    """Whether ``typ`` is a NumPy array whose dtype is ``Any`` (``NDArray[Any]``, ``np.ndarray``)."""
+    """Whether ``typ`` is a NumPy array of dtype ``Any`` (``NDArray[Any]``, ``np.ndarray``)."""
     if not isinstance(typ, Instance) or typ.type.fullname != names.NUMPY_NDARRAY:
         return False
     if len(typ.args) != 2:

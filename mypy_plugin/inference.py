@@ -139,8 +139,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from mypy_plugin import names
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
+from mypy_plugin.names import NUMPY_NDARRAY
 from mypy_plugin.types import any_array, array_class, classify, expand
 
 __all__ = [
@@ -478,7 +478,7 @@ def erase_dtypes(typ: Type) -> Type:
         if array is not None:
             operand = classify(proper)
             return typ if operand is None or operand.name is None else any_array(array)
-        if proper.type.fullname == names.NUMPY_NDARRAY:
+        if proper.type.fullname == NUMPY_NDARRAY:
             return _erase_ndarray(proper) or typ
         if proper.args:
             args = [erase_dtypes(a) for a in proper.args]
