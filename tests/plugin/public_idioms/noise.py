@@ -1,0 +1,89 @@
+"""Idioms of public JAX code on which the plugin once crashed or added an error.
+
+Each line that must get an error says so (``# E: code``); each ``reveal_type``
+states what it must show (``# R: type``).  Every other line must be clean, as
+it is without the plugin: ``tests/plugin/test_public_idioms.py`` checks it in
+one mypy run.
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Union
+
+from typing_extensions import TypeAliasType
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import numpy.typing as npt
+from jax.typing import ArrayLike
+
+from typing_pkg import Array, float32, int8, int16
+
+# A recursive pytree alias (flax, optax, equinox, chex spell it this way).
+Tree = Union[jax.Array, Iterable["Tree"], Mapping[Any, "Tree"]]
+Nested = TypeAliasType("Nested", "jax.Array | list[Nested] | dict[str, Nested]")
+
+
+def stop(t: Tree) -> Tree:
+    return jax.lax.stop_gradient(t)
+
+
+def step(t: Tree) -> tuple[Tree, int]:
+    return t, 0
+
+
+def unpack(u: Tree) -> None:
+    u, n = step(u)
+
+
+def nested(t: Nested) -> Nested:
+    return jax.tree.map(lambda x: x * 2, t)
+
+
+# ArrayLike: a value of unknown dtype, never complex by one member of its union.
+def roll(i: ArrayLike, n: int) -> jax.Array:
+    return (i + jnp.arange(n)) % n
+
+
+# A JAX result formats like a jax.Array.
+def show(x: jax.Array) -> str:
+    loss = jnp.mean(x)
+    return "{:.2f}".format(loss) + f"{loss:.3f}"
+
+
+# JAX hides norm's annotation (ord: int | str | None) behind jit; ord=jnp.inf runs.
+def norm(x: jax.Array, ord: float) -> jax.Array:
+    return jnp.linalg.norm(x, ord=ord)
+
+
+# A declared annotation is never weakened: JAX rebinds a to int16 / float32.
+def inplace(a: Array[int8], b: Array[int16], f: Array[float32]) -> None:
+    a += b  # E: misc
+    a -= f  # E: misc
+    a //= b  # E: misc
+    a *= 2
+    reveal_type(a)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.int8]
+
+
+# A NumPy data loader: a helper typed at its call, then the name rebound to floats.
+def loader() -> npt.NDArray[np.float32]:
+    def load():  # type: ignore[no-untyped-def]
+        return np.zeros((3, 4), np.uint8)
+
+    x = load()
+    x = x.astype(np.float32) / 255.0
+    x = x.reshape(-1)
+    return x
+
+
+# NumPy's stubs guess a dtype for an operand of dtype Any: the plugin says unknown.
+def guess(a: npt.NDArray[Any], h: npt.NDArray[np.float16]) -> None:
+    reveal_type(a @ h)  # R: numpy.ndarray[tuple[Any, ...], numpy.dtype[Any]]
+    reveal_type(a * 2.0)  # R: numpy.ndarray[tuple[Any, ...], numpy.dtype[Any]]
+
+
+# `_` reused across unpackings of different types.
+def underscore(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+    _, a = jax.lax.scan(lambda c, y: (c, y), 0.0, x)
+    _, (b, c) = jax.lax.scan(lambda c, y: (c, (y, y)), jnp.zeros(()), x)
+    return a, b + c
