@@ -331,8 +331,16 @@ class TypingPkgPlugin(Plugin):
         return jax_array.additional_deps(file)
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        # Asked for every name in every type of the build: one dictionary lookup.
-        return self._type_hooks.get(fullname)
+        # Asked for every name in every type of the build: one dictionary lookup, and a prefix.
+        found = self._type_hooks.get(fullname)
+        if (
+            found is None
+            and fullname.startswith(_JAX_NUMPY_PREFIX)
+            and self._jax.enabled
+            and self._scalar_marker(fullname[len(_JAX_NUMPY_PREFIX) :]) is not None
+        ):
+            return jax_array.analyze_scalar_type_name
+        return found
 
     def _scalar_marker(self, name: str) -> str | None:
         """The marker ``jax.numpy``'s ``name: Any`` stands for (``float32``), if a dtype name."""
@@ -343,6 +351,8 @@ class TypingPkgPlugin(Plugin):
     ) -> Callable[[ClassDefContext], None] | None:
         if fullname == names.ARRAY:
             return jax_array.customize_array_mro
+        if fullname == names.DTYPE_META:
+            return jax_array.customize_dtype_meta
         if fullname in _WEAK_MARKERS:
             return self._weak_mro
         return None
@@ -436,6 +446,7 @@ class TypingPkgPlugin(Plugin):
 
 
 _Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)
+_JAX_NUMPY_PREFIX: Final = names.JAX_NUMPY + "."
 _WEAK_MARKERS: Final = frozenset(
     f"{names.DTYPES_MODULE}.{m}" for m in ("weak_int", "weak_float", "weak_complex")
 )

@@ -58,7 +58,9 @@ __all__ = [
     "additional_deps",
     "analyze_any",
     "analyze_jax_array",
+    "analyze_scalar_type_name",
     "customize_array_mro",
+    "customize_dtype_meta",
     "customize_weak_mro",
     "jax_installed",
     "scalar_type_markers",
@@ -168,6 +170,24 @@ def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> 
     if any(base.type is target for base in info.bases):
         return
     _rebase(info, [Instance(target, [])])
+
+
+def customize_dtype_meta(ctx: ClassDefContext) -> None:
+    """Let a marker's class object go wherever JAX's ``jnp.float32`` goes (``Any`` to JAX).
+
+    JAX types ``jnp.float32`` as ``Any``, and its users pass it where they
+    annotated ``jnp.dtype``, ``DTypeLike`` or ``type``.  The plugin types it
+    ``type[float32]`` to know the dtype it names, and a class object of a
+    marker is, like ``Any``, accepted by any parameter (mypy asks the
+    metaclass, ``DTypeMeta``, for a class object's other supertypes).
+    ``type[float32]`` against ``type[int8]`` still compares the markers.
+    """
+    ctx.cls.info.fallback_to_any = True
+
+
+def analyze_scalar_type_name(ctx: AnalyzeTypeContext) -> Type:
+    """``jnp.float32`` written as a type (``dtype: jnp.float32``): ``Any``, as JAX's ``Any`` is."""
+    return AnyType(TypeOfAny.special_form, line=ctx.type.line, column=ctx.type.column)
 
 
 # ------------------------------------------------------- jax.numpy's dtype names

@@ -15,6 +15,7 @@ __all__ = [
     "BUILTIN_SCALARS",
     "CONTROL_FLOW",
     "DTYPES_MODULE",
+    "DTYPE_META",
     "DTYPE_ROOT",
     "FUNCTOOLS_PARTIAL",
     "INDEX_UPDATE_REF",
@@ -44,6 +45,8 @@ TYPING_MODULE: Final = "typing_pkg.typing"
 ARRAY: Final = "typing_pkg.typing.Array"
 """The array class; its subclasses are dispatched to the same hooks."""
 DTYPES_MODULE: Final = "typing_pkg.dtypes"
+DTYPE_META: Final = DTYPES_MODULE + ".DTypeMeta"
+"""The metaclass of the dtype markers (their class objects are ``jnp.float32``'s type)."""
 """The module that defines every dtype marker."""
 DTYPE_ROOT: Final = "typing_pkg.dtypes.DType"
 """The root marker: ``Array[DType]`` is an array of unknown dtype."""

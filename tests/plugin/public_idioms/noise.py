@@ -87,3 +87,13 @@ def underscore(x: jax.Array) -> tuple[jax.Array, jax.Array]:
     _, a = jax.lax.scan(lambda c, y: (c, y), 0.0, x)
     _, (b, c) = jax.lax.scan(lambda c, y: (c, (y, y)), jnp.zeros(()), x)
     return a, b + c
+
+
+# JAX types jnp.float32 as Any: its users pass it where they annotated a dtype,
+# and even write it as a type.
+def box(low: float, dtype: jnp.dtype = jnp.float32) -> None: ...
+
+
+def spaces(x: jax.Array, dtype: Union[jnp.float32, jnp.float64] = jnp.float32) -> None:
+    box(0.0, dtype=jnp.int32)
+    reveal_type(x.astype(jnp.float16))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float16]
