@@ -1,0 +1,372 @@
+"""Running mypy and basedpyright over a project, and reading what they say.
+
+mypy runs as ``PYTHON -m mypy`` in the project's folder, on the checked files
+(in batches when two files would have the same module name, which mypy
+refuses), with a configuration written by :func:`mypy_config` and a cache
+directory per configuration and batch.  Its output is read into
+:class:`Diagnostic` rows (errors, and the notes where ``reveal_type`` is read)
+and an :class:`InternalError` when it crashed (``--show-traceback``; mypy stops
+at the first one).  basedpyright runs with a ``pyrightconfig.json`` written
+outside the project: the checked files by absolute path, the project's package
+roots as ``extraPaths``, a ``stubPath`` (the generated JAX stubs, or an empty
+directory), ``typeCheckingMode = "standard"``, ``pythonVersion = "3.11"`` and
+the primer's interpreter (``--pythonpath``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = [
+    "Diagnostic",
+    "InternalError",
+    "MypyRun",
+    "PyrightRun",
+    "Reworded",
+    "difference",
+    "find_basedpyright",
+    "mypy_batches",
+    "mypy_config",
+    "pair_reworded",
+    "parse_internal_error",
+    "parse_mypy",
+    "parse_pyright",
+    "run_mypy",
+    "run_pyright",
+]
+
+TRACEBACK_LINES: Final = 8
+"""How many of a crash's last traceback lines are kept."""
+
+_MYPY_LINE: Final = re.compile(
+    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<severity>error|note|warning): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+_INTERNAL: Final = re.compile(r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:\d+:)? error: INTERNAL ERROR")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message of a checker: where, its code (mypy) or rule (pyright), and its text."""
+
+    file: str
+    line: int
+    code: str
+    message: str
+    text: str
+    """The whole line as the checker printed it (pyright's: rebuilt in mypy's layout)."""
+    column: int = 0
+    """1-based (mypy's with ``--show-column-numbers``, pyright's), 0 when not shown."""
+
+    def key(self) -> tuple[str, int, str, str]:
+        """Return what compares two runs' errors: file, line, code and message."""
+        return (self.file, self.line, self.code, self.message)
+
+
+def difference(ours: Sequence[Diagnostic], theirs: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Return the diagnostics of ``ours`` not in ``theirs``, as multisets of their keys."""
+    remaining = Counter(d.key() for d in theirs)
+    left: list[Diagnostic] = []
+    for diagnostic in ours:
+        key = diagnostic.key()
+        if remaining[key]:
+            remaining[key] -= 1
+        else:
+            left.append(diagnostic)
+    return left
+
+
+@dataclass(frozen=True)
+class Reworded:
+    """An error both runs report at one place (file, line, code) in other words."""
+
+    before: Diagnostic
+    after: Diagnostic
+
+
+def pair_reworded(added: Sequence[Diagnostic], removed: Sequence[Diagnostic]) -> list[Reworded]:
+    """Pair each added error with a removed one at the same file, line and code, if any."""
+    pool: dict[tuple[str, int, str], list[Diagnostic]] = {}
+    for diagnostic in removed:
+        pool.setdefault((diagnostic.file, diagnostic.line, diagnostic.code), []).append(diagnostic)
+    pairs: list[Reworded] = []
+    for diagnostic in added:
+        candidates = pool.get((diagnostic.file, diagnostic.line, diagnostic.code))
+        if candidates:
+            pairs.append(Reworded(candidates.pop(0), diagnostic))
+    return pairs
+
+
+@dataclass(frozen=True)
+class InternalError:
+    """A crash of mypy: the file and line it was checking, and the traceback's last lines."""
+
+    file: str
+    line: int
+    traceback: tuple[str, ...]
+
+    def summary(self) -> str:
+        """Return the exception's line (the traceback's last), or a placeholder."""
+        return self.traceback[-1] if self.traceback else "(no traceback)"
+
+
+def parse_mypy(output: str) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """Return the errors and the notes of mypy's output (an INTERNAL ERROR's line aside)."""
+    errors: list[Diagnostic] = []
+    notes: list[Diagnostic] = []
+    for raw in output.splitlines():
+        match = _MYPY_LINE.match(raw)
+        if match is None or _INTERNAL.match(raw):
+            continue
+        diagnostic = Diagnostic(
+            file=match["file"],
+            line=int(match["line"]),
+            code=match["code"] or ("note" if match["severity"] == "note" else "misc"),
+            message=match["message"],
+            text=raw,
+            column=int(match["col"] or 0),
+        )
+        if match["severity"] == "error":
+            errors.append(diagnostic)
+        elif match["severity"] == "note":
+            notes.append(diagnostic)
+    return errors, notes
+
+
+def parse_internal_error(output: str) -> InternalError | None:
+    """Read mypy's crash from its output (stdout and stderr together), None if it did not crash."""
+    # mypy prints FILE:LINE: error: INTERNAL ERROR -- … and, with --show-traceback, a
+    # "Traceback (most recent call last):" ending in the exception's line; either may come first.
+    lines = output.splitlines()
+    where: re.Match[str] | None = None
+    for raw in lines:
+        where = _INTERNAL.match(raw)
+        if where:
+            break
+    starts = [n for n, raw in enumerate(lines) if raw.startswith("Traceback (most recent call")]
+    if where is None and not starts:
+        return None
+    tail: list[str] = []
+    if starts:
+        body: list[str] = []
+        for raw in lines[starts[-1] + 1 :]:
+            body.append(raw)
+            if raw and not raw[0].isspace():  # the exception's line ends the traceback
+                break
+        tail = body[-TRACEBACK_LINES:]
+    file, line = (where["file"], int(where["line"])) if where else ("", 0)
+    return InternalError(file, line, tuple(tail))
+
+
+def mypy_config(plugin: bool, rules: str) -> str:
+    """Return the text of the mypy configuration with or without the plugin."""
+    lines = ["[mypy]"]
+    if plugin:
+        lines.append("plugins = mypy_plugin")
+    lines += [
+        "check_untyped_defs = True",
+        "ignore_missing_imports = True",
+        "follow_imports = silent",
+    ]
+    if plugin:
+        lines += ["", "[typing_pkg]", f"promotion = {rules}"]
+    return "\n".join(lines) + "\n"
+
+
+def mypy_batches(modules: dict[str, str]) -> list[list[str]]:
+    """Split files (file → module name) so that no batch holds one module name twice."""
+    batches: list[tuple[list[str], set[str]]] = []
+    for rel, module in modules.items():
+        for files, names in batches:
+            if module not in names:
+                files.append(rel)
+                names.add(module)
+                break
+        else:
+            batches.append(([rel], {module}))
+    return [files for files, _ in batches]
+
+
+@dataclass
+class MypyRun:
+    """One configuration's mypy run over a project (every batch)."""
+
+    seconds: float = 0.0
+    errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    notes: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    internal: InternalError | None = None
+    failure: str | None = None
+    """Why the run did not complete (an exit status 2 that is no crash, a timeout)."""
+
+
+def checker_env() -> dict[str, str]:
+    """Return the environment of a checker's subprocess: the caller's, colours off."""
+    return {**os.environ, "NO_COLOR": "1", "MYPY_FORCE_COLOR": "0", "TERM": "dumb"}
+
+
+def run_mypy(
+    python: str,
+    cwd: Path,
+    batches: Sequence[Sequence[str]],
+    config: Path,
+    cache: Path,
+    *,
+    columns: bool = False,
+    timeout: float = 3600.0,
+) -> MypyRun:
+    """Run mypy on each batch of files in ``cwd`` with one configuration and cache directory."""
+    run = MypyRun()
+    for index, batch in enumerate(batches):
+        command = [
+            python,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(cache / f"batch-{index}"),
+            "--no-error-summary",
+            "--show-error-codes",
+            "--show-traceback",
+            "--hide-error-context",
+            "--no-pretty",
+            "--no-color-output",
+            "--show-column-numbers" if columns else "--hide-column-numbers",
+            *batch,
+        ]
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                command,
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                check=False,
+                env=checker_env(),
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            run.seconds += time.perf_counter() - start
+            run.failure = f"mypy timed out after {timeout:g} s"
+            return run
+        run.seconds += time.perf_counter() - start
+        errors, notes = parse_mypy(done.stdout)
+        run.errors += errors
+        run.notes += notes
+        output = done.stdout + "\n" + done.stderr
+        internal = parse_internal_error(output) if done.returncode not in (0, 1) else None
+        if internal is not None:
+            run.internal = run.internal or internal
+        elif done.returncode not in (0, 1):
+            tail = [line for line in output.strip().splitlines() if line.strip()][-5:]
+            run.failure = run.failure or (
+                f"mypy exited with status {done.returncode}: " + " | ".join(tail)
+            )
+    return run
+
+
+@dataclass
+class PyrightRun:
+    """One basedpyright run over a project."""
+
+    seconds: float = 0.0
+    errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    failure: str | None = None
+
+
+def find_basedpyright(python: str) -> str | None:
+    """Return basedpyright beside ``python`` (the environment's), else on the PATH."""
+    beside = Path(python).parent / "basedpyright"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("basedpyright")
+
+
+def pyright_config(
+    root: Path, files: Sequence[str], extra_paths: Sequence[str], stub_path: Path
+) -> dict[str, Any]:
+    """Return the ``pyrightconfig.json`` of a run over ``files`` of the project at ``root``."""
+    return {
+        "include": [str(root / rel) for rel in files],
+        "extraPaths": [str((root / base).resolve()) for base in extra_paths],
+        "stubPath": str(stub_path),
+        "typeCheckingMode": "standard",
+        "pythonVersion": "3.11",
+    }
+
+
+def parse_pyright(report: str, root: Path) -> list[Diagnostic]:
+    """Return the errors of basedpyright's JSON report, with paths relative to ``root``."""
+    errors: list[Diagnostic] = []
+    base = root.resolve()
+    for diagnostic in json.loads(report).get("generalDiagnostics", []):
+        if diagnostic.get("severity") != "error":
+            continue
+        path = Path(diagnostic.get("file", ""))
+        try:
+            rel = path.resolve().relative_to(base).as_posix()
+        except ValueError:
+            rel = str(path)
+        start = diagnostic["range"]["start"]
+        line, column = start["line"] + 1, start["character"] + 1
+        message = diagnostic["message"]
+        rule = diagnostic.get("rule", "error")
+        flat = "; ".join(part.strip() for part in message.splitlines() if part.strip())
+        text = f"{rel}:{line}:{column}: error: {flat}  [{rule}]"
+        errors.append(Diagnostic(rel, line, rule, message, text, column))
+    return errors
+
+
+def run_pyright(
+    exe: str,
+    python: str,
+    root: Path,
+    files: Sequence[str],
+    extra_paths: Sequence[str],
+    stub_path: Path,
+    where: Path,
+    *,
+    timeout: float = 3600.0,
+) -> PyrightRun:
+    """Run basedpyright over ``files`` of ``root`` with a configuration written in ``where``."""
+    run = PyrightRun()
+    where.mkdir(parents=True, exist_ok=True)
+    stub_path.mkdir(parents=True, exist_ok=True)
+    config = where / "pyrightconfig.json"
+    config.write_text(
+        json.dumps(pyright_config(root, files, extra_paths, stub_path), indent=1),
+        encoding="utf-8",
+    )
+    command = [exe, "--project", str(config), "--pythonpath", python, "--outputjson"]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command,
+            cwd=where,
+            capture_output=True,
+            text=True,
+            check=False,
+            env=checker_env(),
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        run.seconds = time.perf_counter() - start
+        run.failure = f"basedpyright timed out after {timeout:g} s"
+        return run
+    run.seconds = time.perf_counter() - start
+    try:
+        run.errors = parse_pyright(done.stdout, root)
+    except (json.JSONDecodeError, KeyError, TypeError):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        run.failure = f"basedpyright gave no report (status {done.returncode}): " + " | ".join(tail)
+    return run

@@ -1,0 +1,206 @@
+"""The primer's report: a line per project, then each project's details; and its JSON.
+
+The table's columns: the project, its kind and lines (from ``projects.toml``),
+mypy's INTERNAL ERRORs, the errors the plugin adds (mypy) and the JAX stubs
+add (basedpyright), the array-valued sites and the typed ones (one concrete
+dtype), mypy's time with the plugin over its time without, cold and warm, and
+basedpyright's with the stubs over without.  ``-`` marks a figure not
+measured, ``?`` one a failed run left unknown, ``12?`` a count from a run that
+stopped early (an INTERNAL ERROR).
+
+In the details, ``+`` is an added error, ``-`` a removed one, and ``~ -`` /
+``~ +`` an error reported at the same file, line and code in other words (a
+plugin that spells ``jax.Array`` as ``Array[Any]`` rewords the messages that
+name it).  The table's ``+mypy`` and ``+pyright`` count the added errors that
+are not rewordings: an error at a place (file, line, code) where the run
+without the plugin or stubs has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from tools.primer.checkers import Diagnostic, Reworded
+from tools.primer.runner import ProjectResult
+
+__all__ = ["render", "summary_rows", "to_json"]
+
+COLUMNS = (
+    "project",
+    "kind",
+    "lines",
+    "internal",
+    "+mypy",
+    "+pyright",
+    "sites",
+    "typed",
+    "cold",
+    "warm",
+    "pyright",
+)
+_TOP_UNTYPED = 5
+_KIND_WIDTH = 24
+
+
+def _ratio(value: float | None) -> str:
+    return "?" if value is None else f"{value:.2f}x"
+
+
+def summary_rows(results: Sequence[ProjectResult]) -> list[list[str]]:
+    """Return the table's cells: one row per project, in the order of :data:`COLUMNS`."""
+    rows: list[list[str]] = []
+    for result in results:
+        project = result.project
+        kind = project.kind if len(project.kind) <= _KIND_WIDTH else project.kind[:21] + "..."
+        row = [project.name, kind, str(project.lines)]
+        if result.problem is not None:
+            rows.append(row + ["-"] * (len(COLUMNS) - len(row)))
+            continue
+        mypy, sites, pyright = result.mypy, result.sites, result.pyright
+        row.append(str(len(result.internal_errors())) if mypy else "-")
+        if mypy is None:
+            row.append("-")
+        else:
+            partial = mypy.plugin_cold.internal or mypy.plugin_cold.failure
+            partial = partial or mypy.plain_cold.internal or mypy.plain_cold.failure
+            new = len(mypy.added) - len(mypy.reworded)
+            row.append(f"{new}?" if partial else str(new))
+        if pyright is None:
+            row.append("-")
+        elif pyright.with_stubs.failure or pyright.without_stubs.failure:
+            row.append("?")
+        else:
+            row.append(str(len(pyright.added) - len(pyright.reworded)))
+        if sites is None:
+            row += ["-", "-"]
+        else:
+            row += [str(sites.arrays), str(sites.typed)]
+        row += [_ratio(mypy.cold_ratio), _ratio(mypy.warm_ratio)] if mypy else ["-", "-"]
+        row.append("-" if pyright is None else _ratio(pyright.ratio))
+        rows.append(row)
+    return rows
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in [list(COLUMNS), *rows]) for i in range(len(COLUMNS))]
+    out: list[str] = []
+    for row in [list(COLUMNS), *rows]:
+        cells = [
+            cell.ljust(width) if index < 2 else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _errors(count: int) -> str:
+    return f"{count} error" + ("" if count == 1 else "s")
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def _changes(
+    added: Sequence[Diagnostic], removed: Sequence[Diagnostic], reworded: Sequence[Reworded]
+) -> list[str]:
+    """Return the lines of the added errors (+), the reworded ones (~ -, ~ +), the removed (-)."""
+    after = {id(pair.after) for pair in reworded}
+    before = {id(pair.before) for pair in reworded}
+    out = [f"    + {d.text}" for d in added if id(d) not in after]
+    for pair in reworded:
+        out += [f"    ~ - {pair.before.text}", f"    ~ + {pair.after.text}"]
+    out += [f"    - {d.text}" for d in removed if id(d) not in before]
+    return out
+
+
+def _details(result: ProjectResult) -> list[str]:
+    project = result.project
+    out = [
+        f"== {project.name} ({project.repo} @ {project.commit[:12]}; {project.kind}; "
+        f"{project.lines} lines, {result.files} files; {result.seconds} s)"
+    ]
+    if result.problem is not None:
+        out.append(f"  not checked: {result.problem}")
+        return out
+    out += [f"  note: {note}" for note in result.notes]
+    out += [f"  missing path: {path}" for path in result.missing_paths]
+    for label, error in result.internal_errors():
+        where = f"{error.file}:{error.line}" if error.file else "(file unknown)"
+        out.append(f"  INTERNAL ERROR ({label} run) while checking {where}:")
+        out += [f"      {line}" for line in error.traceback]
+    mypy = result.mypy
+    if mypy is not None:
+        for label, failure in mypy.failures.items():
+            out.append(f"  mypy {label} failed: {failure}")
+        out.append(
+            f"  mypy: {_errors(len(mypy.plain_cold.errors))} without the plugin, "
+            f"{len(mypy.plugin_cold.errors)} with: {len(mypy.added)} added "
+            f"({len(mypy.reworded)} reworded), {len(mypy.removed)} removed; time with/without cold "
+            f"{mypy.plugin_cold.seconds:.1f}/{mypy.plain_cold.seconds:.1f} s "
+            f"({_ratio(mypy.cold_ratio)}), warm "
+            f"{mypy.plugin_warm.seconds:.1f}/{mypy.plain_warm.seconds:.1f} s "
+            f"({_ratio(mypy.warm_ratio)})"
+        )
+        for configuration in mypy.warm_differs:
+            out.append(f"  mypy {configuration}: the warm run's errors differ from the cold run's")
+        out += _changes(mypy.added, mypy.removed, mypy.reworded)
+    sites = result.sites
+    if sites is not None:
+        if sites.internal is None and sites.failure:
+            out.append(f"  coverage run failed: {sites.failure}")
+        dtypes = ", ".join(f"{name} {count}" for name, count in sites.dtypes.items())
+        out.append(
+            f"  coverage: {sites.sites} sites, {sites.revealed} revealed, {sites.arrays} "
+            f"array-valued, {sites.typed} typed ({_percent(sites.typed, sites.arrays)})"
+            + (f": {dtypes}" if dtypes else "")
+        )
+        if sites.untyped:
+            top = list(sites.untyped.items())[:_TOP_UNTYPED]
+            out.append("  untyped array sites, most frequent types:")
+            out += [f"    {count:>5}  {text}" for text, count in top]
+        out += [f"  not instrumented: {reason}" for reason in sites.unparsable]
+        runtime = sites.runtime
+        if runtime is not None:
+            out.append(
+                f"  runtime: {runtime.observed} array-valued sites executed, "
+                f"{runtime.correct} typed correctly, {runtime.wrong} wrong, "
+                f"{runtime.observed - runtime.correct - runtime.wrong} untyped"
+            )
+            out += [f"    program {name} failed: {why}" for name, why in runtime.failures.items()]
+            out += [f"    WRONG {site}" for site in runtime.wrong_sites]
+    pyright = result.pyright
+    if pyright is not None:
+        for label, run in (("with", pyright.with_stubs), ("without", pyright.without_stubs)):
+            if run.failure:
+                out.append(f"  basedpyright {label} the stubs failed: {run.failure}")
+        out.append(
+            f"  basedpyright: {_errors(len(pyright.without_stubs.errors))} without the JAX stubs, "
+            f"{len(pyright.with_stubs.errors)} with: {len(pyright.added)} added "
+            f"({len(pyright.reworded)} reworded), {len(pyright.removed)} removed; "
+            f"time with/without {pyright.with_stubs.seconds:.1f}/"
+            f"{pyright.without_stubs.seconds:.1f} s ({_ratio(pyright.ratio)})"
+        )
+        out += _changes(pyright.added, pyright.removed, pyright.reworded)
+    return out
+
+
+def render(results: Sequence[ProjectResult], header: Sequence[str] = ()) -> str:
+    """Return the report as text: the header lines, the table, then each project's details."""
+    out = [*header, *_table(summary_rows(results))]
+    for result in results:
+        out.append("")
+        out += _details(result)
+    return "\n".join(out) + "\n"
+
+
+def to_json(results: Sequence[ProjectResult], meta: dict[str, Any]) -> dict[str, Any]:
+    """Return everything as JSON-ready data: ``meta``, the table, and each project's runs."""
+    return {
+        "meta": meta,
+        "columns": list(COLUMNS),
+        "table": summary_rows(results),
+        "projects": [asdict(result) for result in results],
+    }

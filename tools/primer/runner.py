@@ -1,0 +1,373 @@
+"""Running the primer over one project, and over many in parallel.
+
+Per project, in its folder under the sources directory:
+
+1. mypy without and with the plugin, cold (fresh cache directories) then warm
+   (the caches kept), interleaved: plain cold, plugin cold, plain warm, plugin
+   warm.  The cold runs' errors are compared (multisets of file, line, code,
+   message): *added* errors are the plugin's, *removed* ones those it
+   silences.  A warm run whose errors differ from its cold run's is noted (an
+   incremental-mode bug).  INTERNAL ERRORs of any run are collected.
+2. The coverage run (:mod:`tools.primer.sites`) on instrumented copies, with
+   the plugin, and the ``run`` programs under the tracer when there are some.
+3. basedpyright with the generated JAX stubs as its ``stubPath`` and without
+   (an empty ``stubPath``); added and removed errors as for mypy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from tools.primer.checkers import (
+    Diagnostic,
+    InternalError,
+    MypyRun,
+    PyrightRun,
+    Reworded,
+    difference,
+    find_basedpyright,
+    mypy_batches,
+    mypy_config,
+    pair_reworded,
+    run_mypy,
+    run_pyright,
+)
+from tools.primer.projects import MARKER, Project, module_name
+from tools.primer.sites import SiteCounts, count_sites, judge_runtime
+
+__all__ = [
+    "CHECKERS",
+    "MypyComparison",
+    "Options",
+    "ProjectResult",
+    "PyrightComparison",
+    "generate_stubs",
+    "run_project",
+    "run_projects",
+    "warm_up",
+]
+
+CHECKERS: Final = ("mypy", "basedpyright")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the primer runs: where things are, which checkers, which rules."""
+
+    sources: Path
+    python: str
+    cache: Path
+    checkers: tuple[str, ...] = CHECKERS
+    rules: str = "jax"
+    timeout: float = 3600.0
+    run_timeout: float = 600.0
+    stubs: Path | None = None
+    """The generated JAX stubs (basedpyright's ``stubPath`` with them)."""
+    stubs_failure: str | None = None
+    serialize_timed: bool = True
+    """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
+    (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
+    checkers sharing the machine's cores."""
+
+
+@dataclass
+class MypyComparison:
+    """mypy with and without the plugin over one project."""
+
+    plain_cold: MypyRun
+    plugin_cold: MypyRun
+    plain_warm: MypyRun
+    plugin_warm: MypyRun
+    added: list[Diagnostic]
+    removed: list[Diagnostic]
+    reworded: list[Reworded]
+    """The added errors that have a removed one at the same file, line and code."""
+    internal: dict[str, InternalError]
+    """The crashes, by run (``plugin cold``, …, ``sites``)."""
+    failures: dict[str, str]
+    warm_differs: list[str]
+    """The configurations whose warm run reported other errors than their cold run."""
+    cold_ratio: float | None
+    warm_ratio: float | None
+
+
+@dataclass
+class PyrightComparison:
+    """basedpyright with and without the JAX stubs over one project."""
+
+    with_stubs: PyrightRun
+    without_stubs: PyrightRun
+    added: list[Diagnostic]
+    removed: list[Diagnostic]
+    reworded: list[Reworded]
+    ratio: float | None
+
+
+@dataclass
+class ProjectResult:
+    """Everything the primer found about one project."""
+
+    project: Project
+    problem: str | None = None
+    """Why the project was not checked (its sources are missing, no file matched)."""
+    files: int = 0
+    missing_paths: list[str] = field(default_factory=list[str])
+    notes: list[str] = field(default_factory=list[str])
+    mypy: MypyComparison | None = None
+    sites: SiteCounts | None = None
+    pyright: PyrightComparison | None = None
+    seconds: float = 0.0
+
+    def internal_errors(self) -> list[tuple[str, InternalError]]:
+        """Return the distinct crashes (file, line, exception) with the first run that had each."""
+        found: dict[tuple[str, int, str], tuple[str, InternalError]] = {}
+        runs = dict(self.mypy.internal) if self.mypy else {}
+        if self.sites and self.sites.internal:
+            runs["sites"] = self.sites.internal
+        for label, error in runs.items():
+            found.setdefault((error.file, error.line, error.summary()), (label, error))
+        return list(found.values())
+
+
+def ratio(numerator: float, denominator: float) -> float | None:
+    """Return ``numerator / denominator`` rounded, None when the denominator is 0."""
+    return round(numerator / denominator, 3) if denominator > 0 else None
+
+
+Log = Callable[[str], None]
+_PRINT_LOCK = threading.Lock()
+_TIMED_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def timed(options: Options) -> Iterator[None]:
+    """Hold the lock of timed runs while one runs (unless ``serialize_timed`` is off)."""
+    if not options.serialize_timed:
+        yield
+        return
+    with _TIMED_LOCK:
+        yield
+
+
+def stderr_log(message: str) -> None:
+    """Print a progress line on stderr (one at a time across threads)."""
+    with _PRINT_LOCK:
+        print(message, file=sys.stderr, flush=True)
+
+
+def generate_stubs(python: str, rules: str, out: Path, timeout: float = 1800.0) -> str | None:
+    """Write the JAX stubs of ``rules`` into ``out`` with ``python``; return why not, or None."""
+    shutil.rmtree(out, ignore_errors=True)
+    command = [python, "-m", "typing_pkg", "stubs", "--jax", "--rules", rules, "--out", str(out)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"stub generation timed out after {timeout:g} s"
+    if done.returncode:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        return f"stub generation failed (status {done.returncode}): " + " | ".join(tail)
+    return None
+
+
+def compare_mypy(
+    project: Project,
+    root: Path,
+    batches: list[list[str]],
+    files: Sequence[str],
+    bases: Sequence[str],
+    options: Options,
+    log: Log,
+) -> tuple[MypyComparison, SiteCounts]:
+    """Run mypy's four timed runs and the coverage run over one project."""
+    cache = options.cache / project.name
+    cache.mkdir(parents=True, exist_ok=True)
+    plain_config = cache / "mypy-plain.ini"
+    plugin_config = cache / f"mypy-plugin-{options.rules}.ini"
+    plain_config.write_text(mypy_config(False, options.rules), encoding="utf-8")
+    plugin_config.write_text(mypy_config(True, options.rules), encoding="utf-8")
+    plain_cache = cache / "mypy-plain"
+    plugin_cache = cache / f"mypy-plugin-{options.rules}"
+    shutil.rmtree(plain_cache, ignore_errors=True)
+    shutil.rmtree(plugin_cache, ignore_errors=True)
+    runs: dict[str, MypyRun] = {}
+    timeout = options.timeout
+    for label, config, directory in (
+        ("plain cold", plain_config, plain_cache),
+        ("plugin cold", plugin_config, plugin_cache),
+        ("plain warm", plain_config, plain_cache),
+        ("plugin warm", plugin_config, plugin_cache),
+    ):
+        with timed(options):
+            run = run_mypy(options.python, root, batches, config, directory, timeout=timeout)
+        runs[label] = run
+        state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
+        log(f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}")
+    log(f"[{project.name}] mypy coverage run (instrumented copies, with the plugin)")
+    sites, types = count_sites(
+        options.python,
+        root,
+        files,
+        batches,
+        plugin_config,
+        cache / f"mypy-sites-{options.rules}",
+        cache / "instrumented",
+        timeout=options.timeout,
+    )
+    log(
+        f"[{project.name}] coverage: {sites.typed} typed of {sites.arrays} array-valued sites "
+        f"({sites.seconds:.1f} s)"
+    )
+    if project.run:
+        log(f"[{project.name}] running {len(project.run)} program(s) under the tracer")
+        sites.runtime = judge_runtime(
+            options.python, root, project.run, files, bases, types, timeout=options.run_timeout
+        )
+    warm_differs = [
+        configuration
+        for configuration in ("plain", "plugin")
+        if sorted(d.key() for d in runs[f"{configuration} cold"].errors)
+        != sorted(d.key() for d in runs[f"{configuration} warm"].errors)
+    ]
+    added = difference(runs["plugin cold"].errors, runs["plain cold"].errors)
+    removed = difference(runs["plain cold"].errors, runs["plugin cold"].errors)
+    comparison = MypyComparison(
+        plain_cold=runs["plain cold"],
+        plugin_cold=runs["plugin cold"],
+        plain_warm=runs["plain warm"],
+        plugin_warm=runs["plugin warm"],
+        added=added,
+        removed=removed,
+        reworded=pair_reworded(added, removed),
+        internal={label: run.internal for label, run in runs.items() if run.internal},
+        failures={label: run.failure for label, run in runs.items() if run.failure},
+        warm_differs=warm_differs,
+        cold_ratio=ratio(runs["plugin cold"].seconds, runs["plain cold"].seconds),
+        warm_ratio=ratio(runs["plugin warm"].seconds, runs["plain warm"].seconds),
+    )
+    return comparison, sites
+
+
+def compare_pyright(
+    project: Project, root: Path, files: Sequence[str], bases: Sequence[str], options: Options
+) -> PyrightComparison:
+    """Run basedpyright with the JAX stubs and without them over one project."""
+    cache = options.cache / project.name
+    exe = find_basedpyright(options.python)
+    if exe is None or options.stubs is None:
+        failure = options.stubs_failure or "basedpyright is not installed"
+        failed = PyrightRun(failure=failure)
+        return PyrightComparison(failed, failed, [], [], [], None)
+    empty = cache / "pyright-no-stubs"
+    shutil.rmtree(empty, ignore_errors=True)
+    runs: dict[str, PyrightRun] = {}
+    for label, stub_path in (("without", empty), ("with", options.stubs)):
+        with timed(options):
+            runs[label] = run_pyright(
+                exe,
+                options.python,
+                root,
+                files,
+                bases,
+                stub_path,
+                cache / f"pyright-{label}",
+                timeout=options.timeout,
+            )
+    with_stubs, without_stubs = runs["with"], runs["without"]
+    added = difference(with_stubs.errors, without_stubs.errors)
+    removed = difference(without_stubs.errors, with_stubs.errors)
+    return PyrightComparison(
+        with_stubs=with_stubs,
+        without_stubs=without_stubs,
+        added=added,
+        removed=removed,
+        reworded=pair_reworded(added, removed),
+        ratio=ratio(with_stubs.seconds, without_stubs.seconds),
+    )
+
+
+def run_project(project: Project, options: Options, log: Log = stderr_log) -> ProjectResult:
+    """Run the primer over one project (a failure of the primer itself becomes its problem)."""
+    start = time.perf_counter()
+    try:
+        return check_project(project, options, log)
+    except Exception as exc:  # one project's surprise must not lose the others' results
+        log(f"[{project.name}] the primer failed:\n{traceback.format_exc()}")
+        result = ProjectResult(project, problem=f"the primer failed: {exc!r}")
+        result.seconds = round(time.perf_counter() - start, 1)
+        return result
+
+
+def check_project(project: Project, options: Options, log: Log) -> ProjectResult:
+    """Run the checkers over one project."""
+    start = time.perf_counter()
+    result = ProjectResult(project)
+    root = options.sources / project.name
+    if not root.is_dir():
+        result.problem = f"no sources at {root} (python -m tools.primer prepare)"
+        return result
+    marker = root / MARKER
+    if marker.is_file():
+        exported = marker.read_text(encoding="utf-8").strip()
+        if exported != project.commit:
+            result.notes.append(f"the sources are at commit {exported}, not {project.commit}")
+    files, result.missing_paths = project.files(root)
+    result.files = len(files)
+    if not files:
+        result.problem = "no .py file in its paths"
+        return result
+    names = {rel: module_name(root, rel) for rel in files}
+    batches = mypy_batches({rel: name for rel, (name, _) in names.items()})
+    bases = sorted({base for _, base in names.values()})
+    if len(batches) > 1:
+        result.notes.append(f"mypy runs in {len(batches)} batches (files share module names)")
+    log(f"[{project.name}] {len(files)} files")
+    if "mypy" in options.checkers:
+        result.mypy, result.sites = compare_mypy(project, root, batches, files, bases, options, log)
+    if "basedpyright" in options.checkers:
+        result.pyright = compare_pyright(project, root, files, bases, options)
+        log(
+            f"[{project.name}] basedpyright: {result.pyright.with_stubs.seconds:.1f} s with the "
+            f"stubs, {result.pyright.without_stubs.seconds:.1f} s without"
+        )
+    result.seconds = round(time.perf_counter() - start, 1)
+    return result
+
+
+WARM_UP_PROGRAM: Final = "import jax\nimport jax.numpy\nimport jax.random\nimport numpy\n"
+
+
+def warm_up(options: Options, log: Log = stderr_log) -> None:
+    """Run mypy with the plugin once, untimed, over a program importing JAX."""
+    # The first checker run after a while reads JAX's and typeshed's files from the disk, the
+    # next ones from memory: the warm-up pays for that, so that the first timed run (mypy
+    # without the plugin) is not the slower for it.
+    where = options.cache / "warm-up"
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
+    (where / "probe.py").write_text(WARM_UP_PROGRAM, encoding="utf-8")
+    config = where / "mypy.ini"
+    config.write_text(mypy_config(True, options.rules), encoding="utf-8")
+    run = run_mypy(options.python, where, [["probe.py"]], config, where / "cache", timeout=900)
+    state = run.failure or (run.internal and run.internal.summary()) or "done"
+    log(f"warm-up (mypy over `import jax`): {run.seconds:.1f} s, {state}")
+
+
+def run_projects(
+    projects: Sequence[Project], options: Options, jobs: int, log: Log = stderr_log
+) -> list[ProjectResult]:
+    """Run the primer over the projects, ``jobs`` at a time; return the results in order."""
+    if jobs <= 1 or len(projects) <= 1:
+        return [run_project(project, options, log) for project in projects]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(lambda project: run_project(project, options, log), projects))
