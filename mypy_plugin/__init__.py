@@ -231,6 +231,8 @@ class TypingPkgPlugin(Plugin):
         }
         if self._jax.enabled and jax_array.jax_installed():
             self._type_hooks[names.TYPING_ANY] = partial(jax_array.analyze_any, self._scalar_marker)
+        self._promoted: tuple[int, ...] = ()
+        """The classes ``_promote_foreign_arrays`` last promoted, by identity."""
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
         )
@@ -367,9 +369,12 @@ class TypingPkgPlugin(Plugin):
             return hooks.scalar_signature_callback if method in _BUILTIN_WIDENED else None
         if method in self._array_signatures and self._is_array_class(owner):
             return self._array_signatures[method]
+        if method == "__getitem__" and self._is_array_class(owner):
+            return hooks.index_signature_callback
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        self._promote_foreign_arrays()
         owner, _, method = fullname.rpartition(".")
         if owner in names.BUILTIN_SCALARS:
             if fullname == "builtins.float.__rpow__":
@@ -408,7 +413,23 @@ class TypingPkgPlugin(Plugin):
                 return partial(jax_api.attribute_callback, self._jax_hooks, full)
         return None
 
+    def _promote_foreign_arrays(self) -> None:
+        """Make NumPy's ``ndarray`` promote to ``Array[Any]`` in this build.
+
+        Asked before each call's hook: the classes exist once their modules
+        are loaded, and a daemon's next build has new ones
+        (``jax_array.promote_foreign_arrays``).
+        """
+        found = [self.lookup_fully_qualified(n) for n in _PROMOTED]
+        infos = [n.node if n is not None and isinstance(n.node, TypeInfo) else None for n in found]
+        key = tuple(id(info) for info in infos)
+        if key == self._promoted or infos[0] is None:
+            return
+        jax_array.promote_foreign_arrays(infos[0], [info for info in infos[1:] if info is not None])
+        self._promoted = key
+
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        self._promote_foreign_arrays()
         found = self._function_hooks.get(fullname)
         if found is not None:
             return found
@@ -447,6 +468,8 @@ class TypingPkgPlugin(Plugin):
 
 _Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)
 _JAX_NUMPY_PREFIX: Final = names.JAX_NUMPY + "."
+_PROMOTED: Final = (names.ARRAY, names.NUMPY_NDARRAY)
+"""Our ``Array``, then the classes that promote to ``Array[Any]``."""
 _WEAK_MARKERS: Final = frozenset(
     f"{names.DTYPES_MODULE}.{m}" for m in ("weak_int", "weak_float", "weak_complex")
 )

@@ -70,9 +70,11 @@ from mypy_plugin.types import (
     Operand,
     any_array,
     array_class,
+    base_of,
     classify,
     dtype_token,
     is_array,
+    is_wide,
     items,
     marker_type,
 )
@@ -91,6 +93,7 @@ __all__ = [
     "binary_callback",
     "float_rpow_callback",
     "index_callback",
+    "index_signature_callback",
     "numpy_callback",
     "numpy_ufunc_callback",
     "promote_types_callback",
@@ -311,6 +314,8 @@ def _pair(
     right: ProperType,
 ) -> Type:
     """Return the type of ``left OP right``, reporting an undefined one."""
+    if isinstance(left, AnyType) or isinstance(right, AnyType):
+        return AnyType(TypeOfAny.special_form)  # an item of a union: mypy's answer for Any
     lhs, rhs = env.classify(left), env.classify(right)
     if lhs is None or rhs is None:
         return ctx.default_return_type  # not ours: mypy checks it
@@ -354,18 +359,9 @@ def _wide_operand(ctx: MethodContext) -> bool:
         whole = _expression_type(ctx.api, expr)
         if whole is None:
             continue
-        parts = items(whole)
-        if len(parts) > 1 and any(_unknown_part(p) for p in parts):
+        if is_wide(whole):
             return True
     return False
-
-
-def _unknown_part(part: ProperType) -> bool:
-    """Whether a union item is ``Any`` or an array (ours or NumPy's) of unknown dtype."""
-    if isinstance(part, AnyType):
-        return True
-    operand = classify(part)
-    return operand is not None and operand.is_array and operand.name is None
 
 
 def _argument(ctx: MethodContext) -> ProperType | None:
@@ -871,6 +867,27 @@ def _accepted(env: Env, signature: CallableType) -> frozenset[str]:
     if original is not None:
         env.accepted[id(original)] = (original, accepted)
     return accepted
+
+
+def index_signature_callback(ctx: MethodSigContext) -> FunctionLike:
+    """Let ``Array.__getitem__`` take any key where ``Array`` is a ``jax.Array``.
+
+    JAX declares ``jax.Array.__getitem__(self, key, …)`` without a type for
+    the key; a pytree typed ``Array[Any] | Mapping[str, …]`` indexed with
+    ``"position"`` is JAX's business, not a dtype error.  The dtype of an
+    index array is still checked (``index_callback``).
+    """
+    signature = ctx.default_signature
+    receiver = ctx.type
+    if (
+        not isinstance(receiver, Instance)
+        or not signature.arg_types
+        or base_of(receiver.type, names.JAX_ARRAY) is None
+    ):
+        return signature
+    return signature.copy_modified(
+        arg_types=[AnyType(TypeOfAny.special_form), *signature.arg_types[1:]]
+    )
 
 
 def array_signature_callback(env: Env, reflected: bool, ctx: MethodSigContext) -> FunctionLike:

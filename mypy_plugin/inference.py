@@ -115,6 +115,7 @@ from mypy.nodes import (
     Statement,
     TryStmt,
     TupleExpr,
+    TypeInfo,
     UnaryExpr,
     Var,
     WhileStmt,
@@ -145,6 +146,7 @@ from mypy_plugin.types import any_array, array_class, classify, expand
 
 __all__ = [
     "Inference",
+    "dtype_view",
     "erase_dtypes",
     "has_unknown_array",
     "is_program_module",
@@ -532,6 +534,93 @@ def _erase_ndarray(array: Instance) -> Instance | None:
     return array.copy_modified(args=[any_type, new_dtype])
 
 
+def arrays_only(
+    typ: Type, program_class: Callable[[TypeInfo], bool] | None = None, inside: bool = False
+) -> Type:
+    """``typ`` where it holds arrays, ``Any`` elsewhere: what may replace mypy's ``Any``.
+
+    An unannotated function's call is ``Any`` to mypy, and so is a call of a
+    function JAX's ``jit`` wraps: the plugin gives the arrays they return, in
+    tuples, lists and dicts (beside numbers, strings and ``None`` there:
+    ``dict[str, Array[float32]]``, ``(loss, 0)``), and, where
+    ``program_class`` says so, instances of the program's own classes (its
+    NamedTuples, dataclasses).  Other types — a library's class
+    (``jraph.GraphsTuple``, whose field annotations are narrower than what
+    its users store), a callable, a number or ``None`` on its own — stay
+    ``Any``, mypy's own answer: they would add errors that are no dtype bugs.
+    """
+    proper = expand(typ)
+    if proper is None:
+        return AnyType(TypeOfAny.special_form)
+    if isinstance(proper, Instance):
+        operand = classify(proper)
+        if operand is not None and operand.is_array:
+            return typ
+        if inside and proper.type.fullname in _PLAIN:
+            return typ
+        if proper.type.fullname in _CONTAINERS and proper.args:
+            args = [arrays_only(arg, program_class, inside=True) for arg in proper.args]
+            if all(a is b for a, b in zip(args, proper.args, strict=True)):
+                return typ
+            return proper.copy_modified(args=args)
+        if program_class is not None and program_class(proper.type):
+            return typ
+    if isinstance(proper, NoneType | AnyType) and inside:
+        return typ
+    if isinstance(proper, TupleType):
+        fallback = proper.partial_fallback.type
+        if fallback.fullname != "builtins.tuple":
+            kept = program_class is not None and program_class(fallback)
+            return typ if kept else AnyType(TypeOfAny.special_form)
+        items = [arrays_only(item, program_class, inside=True) for item in proper.items]
+        if all(a is b for a, b in zip(items, proper.items, strict=True)):
+            return typ
+        return proper.copy_modified(items=items)
+    if isinstance(proper, UnionType) and all(
+        arrays_only(item, program_class, inside) is item for item in proper.items
+    ):
+        return typ
+    return AnyType(TypeOfAny.special_form)
+
+
+def dtype_view(function: CallableType) -> CallableType:
+    """``function`` as JAX's ``jit`` shows it, but for its dtypes.
+
+    JAX types a jitted function's call ``(*args, **kwargs) -> Any``.  The
+    plugin keeps what a dtype depends on: parameters that hold an array of a
+    known dtype (``x: Array[bfloat16]``: passing float32 data is a dtype
+    bug) and the arrays of the result (``arrays_only``); every other
+    parameter takes anything and every other result is ``Any``, as JAX's
+    wrapper has them.
+    """
+    any_type = AnyType(TypeOfAny.special_form)
+    ret = arrays_only(function.ret_type)
+    definition = function.definition
+    if isinstance(definition, FuncItem) and definition.info is not FUNC_NO_INFO:
+        # A method: JAX's wrapper has no arity either, and a subclass's jitted method
+        # may take other parameters than its base's (mypy would call it an override error).
+        return function.copy_modified(
+            arg_types=[any_type, any_type],
+            arg_kinds=[ARG_STAR, ARG_STAR2],
+            arg_names=[None, None],
+            ret_type=ret,
+        )
+    args = [t if _known_dtypes(t) else any_type for t in function.arg_types]
+    return function.copy_modified(arg_types=args, ret_type=ret)
+
+
+_PLAIN: Final = frozenset(
+    {"builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.complex"}
+)
+_CONTAINERS: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
+
+
+def _program_class(api: TypeChecker, info: TypeInfo) -> bool:
+    """Whether ``info`` is a class the program defines (not a library's, not a builtin)."""
+    tree = api.modules.get(info.module_name)
+    return tree is not None and is_program_module(tree)
+
+
 def erase_all(typ: Type) -> Type:
     """``typ`` with every array of ours of unknown dtype, and ``Any`` where it has ``Any``."""
     proper = get_proper_type(typ)
@@ -900,8 +989,8 @@ class Inference:
         result = self._specialise(api, defn, base, new_args, unannotated, shows)
         if result is None:
             return default
-        if unannotated:
-            return result
+        if unannotated or isinstance(get_proper_type(declared_ret), AnyType):
+            return arrays_only(result, lambda info: _program_class(api, info))
         return result if is_subtype(result, declared_ret) else default
 
     def _discarded(

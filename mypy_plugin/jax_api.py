@@ -82,6 +82,7 @@ from mypy_plugin.types import (
     classify,
     dtype_token,
     expand,
+    is_wide,
     items,
     literal_bool,
 )
@@ -670,7 +671,7 @@ def _variants(actuals: Actuals) -> list[Actuals] | None:
         if len(types) != 1:
             continue
         proper = get_proper_type(types[0])
-        if isinstance(proper, UnionType):
+        if isinstance(proper, UnionType) and not is_wide(proper):  # wide: one unknown dtype
             parts = [p for p in items(proper) if not isinstance(p, NoneType)]
             if len(parts) > 1:
                 choices.append((index, parts))

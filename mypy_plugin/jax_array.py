@@ -63,6 +63,7 @@ __all__ = [
     "customize_dtype_meta",
     "customize_weak_mro",
     "jax_installed",
+    "promote_foreign_arrays",
     "scalar_type_markers",
 ]
 
@@ -170,6 +171,24 @@ def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> 
     if any(base.type is target for base in info.bases):
         return
     _rebase(info, [Instance(target, [])])
+
+
+def promote_foreign_arrays(array: TypeInfo, foreign: list[TypeInfo]) -> None:
+    """Let NumPy's ``ndarray`` stand where an ``Array[DT]`` is expected (an unknown dtype).
+
+    A NumPy array (a data loader's result passed to a parameter annotated
+    ``jnp.ndarray``, which JAX converts) is accepted as an ``Array[Any]`` is.
+    mypy's promotions (``int`` to ``float``) are the mechanism: the class
+    promotes to ``Array[Any]``.  Set on the classes of the build being
+    checked (a daemon's next build has new ones), after NumPy's modules are
+    written to the cache: a cached module reads the same either way.
+    ``jax.Array`` cannot promote so: ``Array`` is its subclass, and mypy
+    would follow the promotion from ``Array``'s own bases for ever.
+    """
+    target = Instance(array, [AnyType(TypeOfAny.special_form)])
+    for info in foreign:
+        if not any(isinstance(p, Instance) and p.type is array for p in info._promote):
+            info._promote = [*info._promote, target]
 
 
 def customize_dtype_meta(ctx: ClassDefContext) -> None:

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.checkexpr import has_uninhabited_component
 from mypy.nodes import (
     ARG_POS,
     CallExpr,
@@ -64,7 +65,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, erase_dtypes, is_program_module
+from mypy_plugin.inference import Inference, dtype_view, erase_dtypes, is_program_module
 from mypy_plugin.types import Lookup, classify, expand, literal_bool
 
 __all__ = [
@@ -118,6 +119,11 @@ def _literal_int(typ: Type, expr: Expression) -> int | None:
     return None
 
 
+_ERASING: Final = frozenset({"jit", "pmap", "checkpoint"})
+"""The transformations JAX's own types erase (``JitWrapped``, ``Callable``); ``vmap`` keeps
+its function's type (``F -> F``)."""
+
+
 def _in_program(api: CheckerPluginInterface) -> bool:
     """Whether the module being checked is the program's own (not an installed library's)."""
     return not isinstance(api, TypeChecker) or is_program_module(api.tree)
@@ -146,20 +152,25 @@ class Transforms:
     def wrapped(self, kind: str, fun: Type, api: CheckerPluginInterface) -> Type | None:
         """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's.
 
-        In a library's module (JAX's own ``@partial(jit, …) def norm(x,
-        ord: int | str | None = None)``) the parameters take anything: JAX's
-        wrapper (``JitWrapped.__call__(*args, **kwargs)``) hides them from
-        its users, whose ``ord=jnp.inf`` runs fine, so showing them would
-        add errors JAX never raises; the result type is kept (the JAX API
-        table's rules read it).
+        JAX's own types erase what ``jit``, ``pmap`` and ``checkpoint``
+        return (``JitWrapped.__call__(*args, **kwargs) -> Any``): in the
+        program the plugin shows only what dtypes depend on
+        (``inference.dtype_view``), so that no error JAX's types hide appears
+        (a ``State`` returned where another is declared); in a library's
+        module (JAX's own ``@partial(jit, …) def norm(x, ord: int | str |
+        None = None)``) every parameter takes anything and the result is
+        kept (the JAX API table's rules read it).
         """
         function = _callable(fun)
         if function is None or function.is_type_obj():
             return None
-        if not _in_program(api):
-            function = function.copy_modified(
-                arg_types=[AnyType(TypeOfAny.special_form)] * len(function.arg_types)
-            )
+        if kind in _ERASING:
+            if _in_program(api):
+                function = dtype_view(function)
+            else:
+                function = function.copy_modified(
+                    arg_types=[AnyType(TypeOfAny.special_form)] * len(function.arg_types)
+                )
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()
             if wrapper is None:
@@ -413,8 +424,10 @@ class Transforms:
 
     def control_callback(self, kind: str, ctx: FunctionContext) -> Type:
         """``lax.scan``, ``lax.fori_loop``, ``lax.while_loop``, ``lax.cond``."""
-        if not isinstance(ctx.api, TypeChecker):
-            return ctx.default_return_type
+        if not isinstance(ctx.api, TypeChecker) or any(
+            has_uninhabited_component(t) for types in ctx.arg_types for t in types
+        ):
+            return ctx.default_return_type  # a carry of ``Never`` or ``{}``: mypy's own answer
         if kind == "scan":
             return self._scan(ctx)
         if kind == "fori_loop":

@@ -59,6 +59,7 @@ __all__ = [
     "dtype_token",
     "expand",
     "is_array",
+    "is_wide",
     "items",
     "literal_bool",
     "marker_of",
@@ -122,6 +123,26 @@ def items(typ: Type) -> list[ProperType]:
     if isinstance(proper, UnionType):
         return [get_proper_type(t) for t in flatten_nested_unions(proper.items)]
     return [proper]
+
+
+def is_wide(typ: Type) -> bool:
+    """Whether ``typ`` is a union with ``Any`` or an array of unknown dtype among its items.
+
+    Such a value (``i: ArrayLike``: arrays, NumPy scalars, ``bool``, ``int``,
+    ``float``, ``complex``) has an unknown dtype as a whole: the plugin does
+    not answer for each item in turn (``complex`` alone would make
+    ``(i + x) % 2`` an error).
+    """
+    parts = items(typ)
+    if len(parts) < 2:
+        return False
+    for part in parts:
+        if isinstance(part, AnyType):
+            return True
+        operand = classify(part)
+        if operand is not None and operand.is_array and operand.name is None:
+            return True
+    return False
 
 
 def base_of(info: TypeInfo, fullname: str) -> TypeInfo | None:

@@ -21,7 +21,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COVERAGE_GOAL = 0.80
+COVERAGE_GOAL = 0.76
+"""The floor: 76.3% measured (390 of 511).  It was 80.0% before the plugin was made quiet on
+public code: a wide union operand (``Array[Any] | Array[float32]``) is now an unknown dtype,
+and an unannotated helper's call gives only its arrays (``inference.arrays_only``); pytrees
+and the other types come back with issue 21, without the noise."""
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 
 

@@ -97,3 +97,26 @@ def box(low: float, dtype: jnp.dtype = jnp.float32) -> None: ...
 def spaces(x: jax.Array, dtype: Union[jnp.float32, jnp.float64] = jnp.float32) -> None:
     box(0.0, dtype=jnp.int32)
     reveal_type(x.astype(jnp.float16))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float16]
+
+
+# A pytree field indexed by key: jax.Array's __getitem__ takes any key.
+def positions(nodes: Tree) -> Tree:
+    if isinstance(nodes, Mapping):
+        return nodes["position"]
+    return nodes
+
+
+def by_key(x: jax.Array | dict[str, jax.Array]) -> jax.Array:
+    return x["position"]
+
+
+# A NumPy array where jnp.ndarray is annotated: JAX converts it.
+def to_device(x: jnp.ndarray) -> jax.Array:
+    return jnp.asarray(x)
+
+
+def shard(edges: np.ndarray) -> jax.Array:
+    def split(e):  # type: ignore[no-untyped-def]
+        return np.reshape(e, (2, -1))
+
+    return to_device(split(edges))
