@@ -65,7 +65,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, dtype_view, erase_dtypes, is_program_module
+from mypy_plugin.inference import Inference, dtype_view, erase_dtypes
 from mypy_plugin.types import Lookup, classify, expand, literal_bool
 
 __all__ = [
@@ -124,9 +124,12 @@ _ERASING: Final = frozenset({"jit", "pmap", "checkpoint"})
 its function's type (``F -> F``)."""
 
 
-def _in_program(api: CheckerPluginInterface) -> bool:
-    """Whether the module being checked is the program's own (not an installed library's)."""
-    return not isinstance(api, TypeChecker) or is_program_module(api.tree)
+def _in_jax(api: CheckerPluginInterface) -> bool:
+    """Whether the module being checked is JAX's own (whose jitted functions the table types)."""
+    return isinstance(api, TypeChecker) and api.tree.fullname.partition(".")[0] in _JAX_PACKAGES
+
+
+_JAX_PACKAGES: Final = frozenset({"jax", "jaxlib"})
 
 
 def _callable(typ: Type) -> CallableType | None:
@@ -153,24 +156,24 @@ class Transforms:
         """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's.
 
         JAX's own types erase what ``jit``, ``pmap`` and ``checkpoint``
-        return (``JitWrapped.__call__(*args, **kwargs) -> Any``): in the
-        program the plugin shows only what dtypes depend on
-        (``inference.dtype_view``), so that no error JAX's types hide appears
-        (a ``State`` returned where another is declared); in a library's
-        module (JAX's own ``@partial(jit, …) def norm(x, ord: int | str |
-        None = None)``) every parameter takes anything and the result is
-        kept (the JAX API table's rules read it).
+        return (``JitWrapped.__call__(*args, **kwargs) -> Any``): the plugin
+        shows only what dtypes depend on (``inference.dtype_view``), so that
+        no error JAX's types hide appears (a ``State`` returned where another
+        is declared, a library's ``step`` declared ``-> float`` returning an
+        array).  In JAX's own modules (``@partial(jit, …) def norm(x, ord:
+        int | str | None = None)``) every parameter takes anything and the
+        result is kept: the JAX API table's rules read it.
         """
         function = _callable(fun)
         if function is None or function.is_type_obj():
             return None
         if kind in _ERASING:
-            if _in_program(api):
-                function = dtype_view(function)
-            else:
+            if _in_jax(api):
                 function = function.copy_modified(
                     arg_types=[AnyType(TypeOfAny.special_form)] * len(function.arg_types)
                 )
+            else:
+                function = dtype_view(function)
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()
             if wrapper is None:
