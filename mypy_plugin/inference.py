@@ -534,53 +534,63 @@ def _erase_ndarray(array: Instance) -> Instance | None:
     return array.copy_modified(args=[any_type, new_dtype])
 
 
-def arrays_only(
-    typ: Type, program_class: Callable[[TypeInfo], bool] | None = None, inside: bool = False
-) -> Type:
+def arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None = None) -> Type:
     """``typ`` where it holds arrays, ``Any`` elsewhere: what may replace mypy's ``Any``.
 
     An unannotated function's call is ``Any`` to mypy, and so is a call of a
     function JAX's ``jit`` wraps: the plugin gives the arrays they return, in
-    tuples, lists and dicts (beside numbers, strings and ``None`` there:
-    ``dict[str, Array[float32]]``, ``(loss, 0)``), and, where
-    ``program_class`` says so, instances of the program's own classes (its
-    NamedTuples, dataclasses).  Other types — a library's class
-    (``jraph.GraphsTuple``, whose field annotations are narrower than what
-    its users store), a callable, a number or ``None`` on its own — stay
-    ``Any``, mypy's own answer: they would add errors that are no dtype bugs.
+    tuples, lists and dicts (``dict[str, Array[float32]]``; ``(loss, 0)`` is
+    ``tuple[Array[float32], Any]``) and, where ``program_class`` says so,
+    instances of the program's own classes (its NamedTuples, dataclasses).
+    Everything else — a library's class (``jraph.GraphsTuple``, whose field
+    annotations are narrower than what its users store), a callable, a
+    number, ``None``, a container without arrays — stays ``Any``, mypy's own
+    answer: it would add errors that are no dtype bugs.
     """
+    kept, _ = _arrays_only(typ, program_class)
+    return kept
+
+
+def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) -> tuple[Type, bool]:
+    """``arrays_only``'s answer, and whether it holds an array (else it is ``Any``)."""
+    any_type = AnyType(TypeOfAny.special_form)
     proper = expand(typ)
     if proper is None:
-        return AnyType(TypeOfAny.special_form)
+        return any_type, False
     if isinstance(proper, Instance):
         operand = classify(proper)
         if operand is not None and operand.is_array:
-            return typ
-        if inside and proper.type.fullname in _PLAIN:
-            return typ
+            return typ, True
         if proper.type.fullname in _CONTAINERS and proper.args:
-            args = [arrays_only(arg, program_class, inside=True) for arg in proper.args]
+            keyed = proper.type.fullname == "builtins.dict"
+            values = proper.args[1:] if keyed else proper.args
+            mapped = [_arrays_only(arg, program_class) for arg in values]
+            if not any(has for _, has in mapped):
+                return any_type, False
+            args = [*proper.args[:1], *(t for t, _ in mapped)] if keyed else [t for t, _ in mapped]
             if all(a is b for a, b in zip(args, proper.args, strict=True)):
-                return typ
-            return proper.copy_modified(args=args)
+                return typ, True
+            return proper.copy_modified(args=args), True
         if program_class is not None and program_class(proper.type):
-            return typ
-    if isinstance(proper, NoneType | AnyType) and inside:
-        return typ
+            return typ, True
     if isinstance(proper, TupleType):
         fallback = proper.partial_fallback.type
         if fallback.fullname != "builtins.tuple":
-            kept = program_class is not None and program_class(fallback)
-            return typ if kept else AnyType(TypeOfAny.special_form)
-        items = [arrays_only(item, program_class, inside=True) for item in proper.items]
+            if program_class is not None and program_class(fallback):
+                return typ, True
+            return any_type, False
+        pairs = [_arrays_only(item, program_class) for item in proper.items]
+        if not any(has for _, has in pairs):
+            return any_type, False
+        items = [t for t, _ in pairs]
         if all(a is b for a, b in zip(items, proper.items, strict=True)):
-            return typ
-        return proper.copy_modified(items=items)
-    if isinstance(proper, UnionType) and all(
-        arrays_only(item, program_class, inside) is item for item in proper.items
-    ):
-        return typ
-    return AnyType(TypeOfAny.special_form)
+            return typ, True
+        return proper.copy_modified(items=items), True
+    if isinstance(proper, UnionType):
+        pairs = [_arrays_only(item, program_class) for item in proper.items]
+        if all(has and t is item for (t, has), item in zip(pairs, proper.items, strict=True)):
+            return typ, True
+    return any_type, False
 
 
 def dtype_view(function: CallableType) -> CallableType:
@@ -591,7 +601,7 @@ def dtype_view(function: CallableType) -> CallableType:
     known dtype (``x: Array[bfloat16]``: passing float32 data is a dtype
     bug) and the arrays of the result (``arrays_only``); every other
     parameter takes anything and every other result is ``Any``, as JAX's
-    wrapper has them.
+    wrapper has them.  A method's parameters all take anything.
     """
     any_type = AnyType(TypeOfAny.special_form)
     ret = arrays_only(function.ret_type)
@@ -609,9 +619,6 @@ def dtype_view(function: CallableType) -> CallableType:
     return function.copy_modified(arg_types=args, ret_type=ret)
 
 
-_PLAIN: Final = frozenset(
-    {"builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.complex"}
-)
 _CONTAINERS: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
 
 
