@@ -832,6 +832,19 @@ def program_env() -> dict[str, str]:
     }
 
 
+def trace_command(python: str, program: Path, out: Path, files: Sequence[object]) -> list[str]:
+    """The command that runs ``program`` under the tracer, recording the sites of ``files``."""
+    return [
+        python,
+        str(Path(__file__).resolve()),
+        "--trace",
+        str(program),
+        "--trace-out",
+        str(out),
+        *(f"--trace-file={f}" for f in files),
+    ]
+
+
 def run_programs(
     directory: Path, files: Sequence[Path], timeout: float
 ) -> tuple[dict[str, dict[Site, set[tuple[str, bool]]]], dict[str, ProgramRun]]:
@@ -846,15 +859,7 @@ def run_programs(
             out = Path(scratch) / "observed.json"
             out.unlink(missing_ok=True)
             start = time.perf_counter()
-            command = [
-                sys.executable,
-                __file__,
-                "--trace",
-                str(path),
-                "--trace-out",
-                str(out),
-                *(f"--trace-file={p}" for p in paths),
-            ]
+            command = trace_command(sys.executable, path, out, paths)
             try:
                 done = subprocess.run(
                     command,

@@ -39,6 +39,7 @@ from tools.corpus_coverage import (
     program_env,
     read_reveal,
     static_dtype,
+    trace_command,
     verdict,
 )
 from tools.primer.checkers import InternalError, run_mypy
@@ -52,7 +53,6 @@ __all__ = [
     "mirror_tree",
 ]
 
-CORPUS_COVERAGE: Final = Path(__file__).resolve().parents[1] / "corpus_coverage.py"
 _REVEALED: Final = re.compile(r'^Revealed type is "(?P<type>.*)"$')
 _ARRAY_HEAD: Final = re.compile(
     r"^(?:typing_pkg\.typing\.Array|jax\.Array|jax\._src(?:\.\w+)*\.(?:Array|ArrayImpl|Tracer)"
@@ -208,21 +208,13 @@ def judge_runtime(
     env = program_env()
     env["PYTHONPATH"] = os.pathsep.join([*import_roots(root, bases), env.get("PYTHONPATH", "")])
     real_root = root.resolve()
-    traced = [f"--trace-file={(root / rel).resolve()}" for rel in files]
+    traced = [(root / rel).resolve() for rel in files]
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "observed.json"
         for program in programs:
             path = (root / program).resolve()
             out.unlink(missing_ok=True)
-            command = [
-                python,
-                str(CORPUS_COVERAGE),
-                "--trace",
-                str(path),
-                "--trace-out",
-                str(out),
-                *traced,
-            ]
+            command = trace_command(python, path, out, traced)
             try:
                 done = subprocess.run(
                     command,
