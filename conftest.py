@@ -27,6 +27,7 @@ SLOW_MODULES: Final = frozenset(
         "tests/plugin/test_plugin_conformance.py",  # mypy over every truth cell
         "tests/plugin/test_plugin_function_conformance.py",  # mypy over every function cell
         "tests/plugin/test_plugin_fuzz.py",  # thousands of random statements
+        "tests/plugin/test_plugin_type_shapes.py",  # random programs over every type shape
         "tests/plugin/test_plugin_config.py",  # mypy and dmypy runs per configuration
         "tests/stubs/test_conformance.py",  # basedpyright and pyrefly over every cell
         "tests/stubs/test_unknown_dtypes.py",  # basedpyright and mypy, line by line
