@@ -220,8 +220,14 @@ class TypingPkgPlugin(Plugin):
         self._index: Final = partial(hooks.index_callback, env)
         self._numpy_ufunc: Final = partial(hooks.numpy_ufunc_callback, env)
         self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
-            m: rebound(partial(hooks.numpy_callback, env, op))
-            for m, op in names.BINARY_METHODS.items()
+            **{
+                m: rebound(partial(hooks.numpy_callback, env, op, False))
+                for m, op in names.BINARY_METHODS.items()
+            },
+            **{
+                m: rebound(partial(hooks.numpy_callback, env, op, True))
+                for m, op in names.REFLECTED_METHODS.items()
+            },
         }
         self._call: Final = rebound(partial(_call_callback, self._inference, self._transforms))
         self._user_names: Final[dict[str, tuple[MypyFile, bool]]] = {}

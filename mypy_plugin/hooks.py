@@ -418,13 +418,15 @@ def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
 
 
-def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
+def numpy_callback(env: Env, op: str, reflected: bool, ctx: MethodContext) -> Type:
     """Type ``ndarray OP array`` with an array of ours on the right: JAX's result.
 
     ``jax.Array`` (a base of ``Array`` when JAX is installed) converts to a
     NumPy array, so NumPy's own operator accepts it statically; at run time
     NumPy defers to the JAX array (its ``__array_priority__``), whose reflected
-    operator computes the result.
+    operator computes the result.  ``reflected``: the hook of ``ndarray.__radd__``
+    and its kind, which mypy 1.x tries before ``Array.__add__`` in ``array + ndarray``
+    (``ndarray`` promotes to ``Array[Any]``, so it counts as a subclass there).
     """
     argument = _argument(ctx)
     if argument is None:
@@ -436,6 +438,8 @@ def numpy_callback(env: Env, op: str, ctx: MethodContext) -> Type:
         ):
             return _numpy_unknown(ctx.default_return_type)
         return ctx.default_return_type
+    if reflected:
+        return _union([_pair(env, ctx, op, item, ctx.type) for item in parts])
     return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
 
 

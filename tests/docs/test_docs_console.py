@@ -30,6 +30,7 @@ NOT_RUN = (
     ".venv/bin/python tools/conformance_report.py",  # its counts: the conformance-report directive
     ".venv/bin/python examples/check.py",  # tests/docs/test_plugin_examples.py
     ".venv/bin/mypy",
+    ".venv/bin/python -m tools.primer",  # hours over public projects: tests/primer covers the tool
 )
 _CLI = (
     "import sys; from typing_pkg.cli import main; "
