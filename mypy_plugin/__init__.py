@@ -102,9 +102,9 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import FunctionLike, Instance, Type
+from mypy.types import AnyType, FunctionLike, Instance, Type, get_proper_type
 
-from mypy_plugin import hooks, inference, jax_api, jax_array, names, transforms
+from mypy_plugin import hooks, inference, jax_api, jax_array, names, transforms, types
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
@@ -179,7 +179,7 @@ class TypingPkgPlugin(Plugin):
         env = hooks.Env(rules, self.lookup_fully_qualified)
         self._env: Final = env
         self._jax: Final = jax_api.JaxApi(rules, self.lookup_fully_qualified)
-        self._jax_hooks: Final = jax_api.Hooks(self._jax, self._make_array)
+        self._jax_hooks: Final = jax_api.Hooks(self._jax, self._make_array, self._inferred)
         self._inference: Final = inference.Inference(self._make_array, self._canonical)
         self._transforms: Final = transforms.Transforms(
             self.lookup_fully_qualified, self._inference
@@ -217,7 +217,8 @@ class TypingPkgPlugin(Plugin):
             **dict.fromkeys(names.PROMOTE_TYPES, partial(hooks.promote_types_callback, env)),
             **dict.fromkeys(names.RESULT_TYPE, partial(hooks.result_type_callback, env)),
         }
-        self._index: Final = partial(hooks.index_callback, env)
+        self._dtype_attribute: Final = partial(hooks.dtype_attribute_callback, env)
+        self._index: Final = self._inferred_where_any(partial(hooks.index_callback, env))
         self._numpy_ufunc: Final = partial(hooks.numpy_ufunc_callback, env)
         self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
             **{
@@ -243,14 +244,48 @@ class TypingPkgPlugin(Plugin):
             self._transforms.partial_callback, _default_partial_call()
         )
 
-    def _rebound(self, callback: Callable[[_Ctx], Type]) -> Callable[[_Ctx], Type]:
-        """``callback``, its result adjusted where it rebinds a name (``inference.rebinding``)."""
+    def _rebound(
+        self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
+    ) -> Callable[[_Ctx], Type]:
+        """``callback``, its result made inferred where mypy alone says ``Any`` (see
+        ``_inferred``) and adjusted where it rebinds a name (``inference.rebinding``).
+
+        ``any_to_mypy``: the call is ``Any`` to mypy alone whatever its declared type
+        says (``jnp.int32(0)``: JAX declares ``jnp.int32`` ``Any``).
+        """
         adjust = self._inference.rebinding
+        inferred = self._inferred_where_any(callback, any_to_mypy=any_to_mypy)
 
         def rebound(ctx: _Ctx) -> Type:
-            return adjust(ctx.api, ctx.context, callback(ctx))
+            return adjust(ctx.api, ctx.context, inferred(ctx))
 
         return rebound
+
+    def _inferred_where_any(
+        self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
+    ) -> Callable[[_Ctx], Type]:
+        """``callback``, its result made inferred where mypy alone says ``Any`` (``_inferred``)."""
+        made_inferred = self._inferred
+
+        def where_any(ctx: _Ctx) -> Type:
+            result = callback(ctx)
+            if any_to_mypy or _any_to_mypy(ctx):
+                return made_inferred(result)
+            return result
+
+        return where_any
+
+    def _inferred(self, typ: Type) -> Type:
+        """``typ`` with its arrays ``InferredArray``: the dtypes of what mypy alone calls ``Any``.
+
+        A value that mypy without the plugin types ``Any`` is accepted
+        everywhere: where the plugin knows its dtype, it must stay so (no
+        error the plugin adds is then about anything but dtypes).
+        """
+        node = self.lookup_fully_qualified(names.INFERRED_ARRAY)
+        if node is None or not isinstance(node.node, TypeInfo):
+            return typ  # typing_pkg's stubs of an older version
+        return types.inferred(typ, node.node)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Make the rule set's name and sources part of mypy's cache key.
@@ -361,6 +396,8 @@ class TypingPkgPlugin(Plugin):
             return jax_array.customize_array_mro
         if fullname == names.DTYPE_META:
             return jax_array.customize_dtype_meta
+        if fullname == names.INFERRED_ARRAY:
+            return jax_array.customize_inferred_array
         if fullname in _WEAK_MARKERS:
             return self._weak_mro
         return None
@@ -402,17 +439,28 @@ class TypingPkgPlugin(Plugin):
         if method == "__getitem__" and self._is_array_class(owner):
             return self._index
         if method == "__iter__" and self._is_jax_array_class(owner):
-            return partial(jax_api.iter_callback, self._jax_hooks)
+            return self._inferred_where_any(partial(jax_api.iter_callback, self._jax_hooks))
         if self._jax.enabled and not method.startswith("__"):
             full = self._jax.array_method(method)
             if full is not None and self._is_jax_array_class(owner):
                 return self._rebound(partial(jax_api.array_method_callback, self._jax_hooks, full))
         if self._is_user_name(owner):
             return self._call
+        if owner.startswith("jax."):
+            return self._jax_result
         return None
+
+    def _jax_result(self, ctx: FunctionContext | MethodContext) -> Type:
+        """A call of JAX's API the table does not type: its ``jax.Array`` results ours (``ours``)."""
+        node = self.lookup_fully_qualified(names.ARRAY)
+        if node is None or not isinstance(node.node, TypeInfo):
+            return ctx.default_return_type
+        return types.ours(ctx.default_return_type, node.node)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
+        if attribute == "dtype" and self._is_array_class(owner):
+            return self._dtype_attribute
         if self._jax.enabled and not attribute.startswith("__"):
             full = self._jax.array_method(attribute)
             if full is not None and self._is_jax_array_class(owner):
@@ -454,14 +502,16 @@ class TypingPkgPlugin(Plugin):
                 full = self._jax.function(fullname)
                 if full is not None:
                     return self._rebound(partial(jax_api.function_callback, self._jax_hooks, full))
-            return None
+            return self._jax_result
         if fullname == transforms.JIT_DECORATOR:
             return self._transforms.decorator_callback
         if fullname.startswith((transforms.TRACED, transforms.GRADIENT)):
             return self._call  # what jax.vmap(f), jax.grad(f), … return: see transforms
         if self._jax.enabled and fullname.startswith(names.DTYPES_MODULE + "."):
             marker = fullname[len(names.DTYPES_MODULE) + 1 :]
-            return self._rebound(partial(jax_api.scalar_type_callback, self._jax_hooks, marker))
+            return self._rebound(
+                partial(jax_api.scalar_type_callback, self._jax_hooks, marker), any_to_mypy=True
+            )
         if self._is_user_name(fullname):
             return self._call
         return None
@@ -488,6 +538,19 @@ def _default_partial_call() -> Callable[[MethodContext], Type] | None:
     except ImportError:  # pragma: no cover - every supported mypy has it
         return None
     return partial_call_callback
+
+
+def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
+    """Whether mypy alone types the call ``Any``: so it declares it (or the plugin made its
+    declared type inferred: a jitted function's), or the receiver is.
+
+    An operator or method of an ``InferredArray`` (``Any`` to mypy alone) is
+    ``Any`` to mypy alone too.
+    """
+    default = get_proper_type(ctx.default_return_type)
+    if isinstance(default, AnyType) or types.is_inferred(default):
+        return True
+    return isinstance(ctx, MethodContext) and types.is_inferred(ctx.type)
 
 
 def _call_callback(

@@ -34,6 +34,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import (
+    AttributeContext,
     CheckerPluginInterface,
     FunctionContext,
     FunctionSigContext,
@@ -91,6 +92,7 @@ __all__ = [
     "array_signature_callback",
     "astype_callback",
     "binary_callback",
+    "dtype_attribute_callback",
     "float_rpow_callback",
     "index_callback",
     "index_signature_callback",
@@ -319,7 +321,9 @@ def _pair(
     lhs, rhs = env.classify(left), env.classify(right)
     if lhs is None or rhs is None:
         return ctx.default_return_type  # not ours: mypy checks it
-    array = lhs.array or rhs.array
+    array = (
+        rhs.array if rhs.array is not None and _is_inferred(rhs.array) else lhs.array or rhs.array
+    )
     if array is None:
         return ctx.default_return_type  # no array of ours (NumPy's own operators)
     if lhs.name is None or rhs.name is None or _wide_operand(ctx):
@@ -944,3 +948,26 @@ def scalar_signature_callback(ctx: MethodSigContext) -> FunctionLike:
         return signature
     first = UnionType.make_union([signature.arg_types[0], *arrays])
     return signature.copy_modified(arg_types=[first, *signature.arg_types[1:]])
+
+
+def _is_inferred(array: TypeInfo) -> bool:
+    """Whether an operand's array class is ``InferredArray`` (``Any`` to mypy alone): so is
+    the result of an operator that has one (``Any + x`` is ``Any`` to mypy alone)."""
+    return array.fullname == names.INFERRED_ARRAY
+
+
+def dtype_attribute_callback(env: Env, ctx: AttributeContext) -> Type:
+    """``x.dtype`` of an array of unknown dtype: ``type[DType]``, not ``type[Any]``.
+
+    ``Array[DT].dtype`` is ``type[DT]``.  JAX declares ``jax.Array.dtype`` a
+    NumPy ``dtype``, and its users return it or pass it where they annotated
+    ``jnp.dtype``: a marker's class object goes there (its metaclass falls back
+    to ``Any``: ``jax_array.customize_dtype_meta``), and so does ``type[DType]``,
+    the class of every marker; ``type[Any]`` would not.
+    """
+    proper = get_proper_type(ctx.default_attr_type)
+    if isinstance(proper, TypeType) and isinstance(proper.item, AnyType):
+        root = marker_type(env.lookup, "DType")
+        if root is not None:
+            return TypeType(root, line=proper.line, column=proper.column)
+    return ctx.default_attr_type

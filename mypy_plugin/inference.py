@@ -142,7 +142,7 @@ from mypy.types import (
 
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.names import NUMPY_NDARRAY
-from mypy_plugin.types import any_array, array_class, classify, expand
+from mypy_plugin.types import any_array, array_class, classify, expand, is_inferred
 
 __all__ = [
     "Inference",
@@ -818,6 +818,16 @@ class Inference:
         """
         if name is None or not isinstance(name.node, Var):
             return value
+        if is_inferred(value):
+            # Any to mypy alone: the variable is declared Any as mypy alone declares it (any
+            # later value is accepted), and narrowed to the value's dtypes.
+            var = name.node
+            if var.type is not None:
+                return value  # declared elsewhere (a class attribute, a second pass): leave it
+            any_type = AnyType(TypeOfAny.special_form)
+            var.type = any_type  # the design's side effect (see the module docs)
+            api.binder.put(name, value)
+            return any_type
         erased = erase_dtypes(value)
         if erased is value or not is_subtype(value, erased):
             return value

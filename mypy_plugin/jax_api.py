@@ -82,6 +82,7 @@ from mypy_plugin.types import (
     classify,
     dtype_token,
     expand,
+    is_inferred,
     is_wide,
     items,
     literal_bool,
@@ -616,10 +617,13 @@ class Hooks:
         self,
         api: JaxApi,
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
+        inferred: Callable[[Type], Type] = lambda typ: typ,
     ) -> None:
         self.api = api
         self.make_array = make_array
         """``Array[dtype]`` (``None``: unknown), a marker missing from the build reported."""
+        self.inferred = inferred
+        """A type with its arrays ``InferredArray`` (``Any`` to mypy alone)."""
 
 
 def _evaluate(
@@ -864,7 +868,9 @@ def _on_array(
     ):
         return declared
     found = _evaluate(hooks, full, actuals, receiver, declared, context)
-    return declared if found is None else found
+    if found is None:
+        return declared
+    return hooks.inferred(found) if is_inferred(proper) else found
 
 
 def attribute_callback(hooks: Hooks, full: str, ctx: AttributeContext) -> Type:
@@ -896,7 +902,9 @@ def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
     full = f"{names.TABLE_ARRAY_PREFIX}at.{method}"
     actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
     found = _evaluate(hooks, full, actuals, receiver, ctx.default_return_type, ctx.context)
-    return ctx.default_return_type if found is None else found
+    if found is None:
+        return ctx.default_return_type
+    return hooks.inferred(found) if is_inferred(receiver) else found
 
 
 def scalar_type_callback(hooks: Hooks, marker: str, ctx: FunctionContext) -> Type:

@@ -53,6 +53,7 @@ from mypy.typeanal import TypeAnalyser
 from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeType
 
 from mypy_plugin import names
+from mypy_plugin.types import base_of
 
 __all__ = [
     "additional_deps",
@@ -151,6 +152,27 @@ def customize_array_mro(ctx: ClassDefContext) -> None:
     _rebase(info, [*kept, Instance(jax_array, [])])
 
 
+def customize_inferred_array(ctx: ClassDefContext) -> None:
+    """``InferredArray``: ``Array``'s MRO (``jax.Array`` in it) below it, ``Any`` as fallback.
+
+    ``customize_array_mro`` may give ``Array`` its JAX base after this class's
+    MRO was computed from ``Array``'s old one: it is computed again, once
+    ``Array`` has it (mypy analyses the class again after a deferral).
+    """
+    ctx.cls.info.fallback_to_any = True  # see customize_dtype_meta
+    api = ctx.api
+    if api.lookup_fully_qualified_or_none(names.JAX_ARRAY) is None:
+        return  # JAX is not in the build
+    array = _ready(api.lookup_fully_qualified_or_none(names.ARRAY))
+    if array is None or base_of(array, names.JAX_ARRAY) is None:
+        if not api.final_iteration:
+            api.defer()
+        return
+    info = ctx.cls.info
+    if base_of(info, names.JAX_ARRAY) is None:
+        _rebase(info, list(info.bases))
+
+
 def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> None:
     """Make a weak marker a subclass of the dtype it realises as (``weak_float``: ``float32``).
 
@@ -200,6 +222,9 @@ def customize_dtype_meta(ctx: ClassDefContext) -> None:
     marker is, like ``Any``, accepted by any parameter (mypy asks the
     metaclass, ``DTypeMeta``, for a class object's other supertypes).
     ``type[float32]`` against ``type[int8]`` still compares the markers.
+
+    ``InferredArray`` falls back to ``Any`` the same way: the type of values
+    that mypy alone types ``Any`` (``customize_inferred_array``).
     """
     ctx.cls.info.fallback_to_any = True
 

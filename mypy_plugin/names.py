@@ -19,6 +19,7 @@ __all__ = [
     "DTYPE_ROOT",
     "FUNCTOOLS_PARTIAL",
     "INDEX_UPDATE_REF",
+    "INFERRED_ARRAY",
     "INPLACE_METHODS",
     "JAX_ARRAY",
     "JAX_ARRAY_MODULE",
@@ -43,6 +44,7 @@ __all__ = [
 
 TYPING_MODULE: Final = "typing_pkg.typing"
 ARRAY: Final = "typing_pkg.typing.Array"
+INFERRED_ARRAY: Final = "typing_pkg.typing.InferredArray"
 """The array class; its subclasses are dispatched to the same hooks."""
 DTYPES_MODULE: Final = "typing_pkg.dtypes"
 DTYPE_META: Final = DTYPES_MODULE + ".DTypeMeta"

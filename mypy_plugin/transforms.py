@@ -66,7 +66,7 @@ from mypy.types import (
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
 from mypy_plugin.inference import Inference, dtype_view, erase_dtypes
-from mypy_plugin.types import Lookup, classify, expand, literal_bool
+from mypy_plugin.types import Lookup, classify, expand, inferred, literal_bool
 
 __all__ = [
     "GRADIENT",
@@ -174,6 +174,9 @@ class Transforms:
                 )
             else:
                 function = dtype_view(function)
+            node = self.lookup(names.INFERRED_ARRAY)
+            if node is not None and isinstance(node.node, TypeInfo):  # Any to mypy alone
+                function = function.copy_modified(ret_type=inferred(function.ret_type, node.node))
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()
             if wrapper is None:

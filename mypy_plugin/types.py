@@ -37,6 +37,7 @@ from mypy.types import (
     LiteralType,
     Overloaded,
     ProperType,
+    TupleType,
     Type,
     TypeAliasType,
     TypeOfAny,
@@ -58,12 +59,16 @@ __all__ = [
     "classify",
     "dtype_token",
     "expand",
+    "inferred",
     "is_array",
+    "is_inferred",
     "is_wide",
     "items",
     "literal_bool",
     "marker_of",
     "marker_type",
+    "ours",
+    "replace_instances",
 ]
 
 Lookup = Callable[[str], SymbolTableNode | None]
@@ -159,9 +164,80 @@ def array_class(info: TypeInfo) -> TypeInfo | None:
     The one test of "is this one of our arrays?" (by ancestry): ``classify``,
     ``is_array`` and the plugin's choice of hooks all ask it.
     """
-    if info.fullname == names.ARRAY:  # the common case, before any search of the bases
+    if info.fullname in _ARRAY_CLASSES:  # the common case, before any search of the bases
         return info
     return base_of(info, names.ARRAY)
+
+
+_ARRAY_CLASSES: Final = frozenset({names.ARRAY, names.INFERRED_ARRAY})
+"""``Array``, and ``InferredArray``: an array class of its own, kept in results built from it."""
+
+
+def is_inferred(typ: Type) -> bool:
+    """Whether ``typ`` is (or a union holds) an ``InferredArray``: ``Any`` to mypy alone."""
+    return any(
+        isinstance(item, Instance) and item.type.fullname == names.INFERRED_ARRAY
+        for item in items(typ)
+    )
+
+
+def replace_instances(typ: Type, replace: Callable[[Instance], Type | None]) -> Type:
+    """``typ`` with the instances ``replace`` answers replaced, in tuples, unions and type
+    arguments (of the instances it leaves); ``typ`` itself when nothing changes."""
+    proper = expand(typ)
+    if proper is None:
+        return typ
+    if isinstance(proper, Instance):
+        found = replace(proper)
+        if found is not None:
+            return found
+        if proper.args:
+            args = [replace_instances(a, replace) for a in proper.args]
+            if any(a is not b for a, b in zip(args, proper.args, strict=True)):
+                return proper.copy_modified(args=args)
+        return typ
+    if isinstance(proper, TupleType):
+        new = [replace_instances(i, replace) for i in proper.items]
+        if any(a is not b for a, b in zip(new, proper.items, strict=True)):
+            return proper.copy_modified(items=new)
+        return typ
+    if isinstance(proper, UnionType):
+        new = [replace_instances(i, replace) for i in proper.items]
+        if any(a is not b for a, b in zip(new, proper.items, strict=True)):
+            return UnionType.make_union(new, proper.line, proper.column)
+        return typ
+    return typ
+
+
+def ours(typ: Type, array: TypeInfo) -> Type:
+    """``typ`` with each ``jax.Array`` in it an ``Array[Any]`` (``replace_instances``).
+
+    What JAX's own modules declare (``jax.device_put(x) -> Array``) is JAX's
+    class: JAX is analysed before ``typing_pkg``, whose ``Array`` subclasses
+    it.  The plugin gives such a result our ``Array[Any]``, accepted wherever
+    JAX's class is and wherever the user's ``jax.Array`` (ours) is.
+    """
+    unknown = Instance(array, [AnyType(TypeOfAny.special_form)])
+    return replace_instances(
+        typ, lambda inst: unknown if inst.type.fullname == names.JAX_ARRAY else None
+    )
+
+
+def inferred(typ: Type, inferred_array: TypeInfo) -> Type:
+    """``typ`` with each ``Array`` in it an ``InferredArray`` (``replace_instances``).
+
+    The type the plugin gives a value that mypy alone types ``Any``: its dtypes,
+    accepted wherever ``Any`` is (``InferredArray`` falls back to ``Any``).
+    """
+    return replace_instances(
+        typ,
+        lambda inst: (
+            Instance(inferred_array, inst.args, line=inst.line, column=inst.column)
+            if inst.type.fullname == names.ARRAY
+            else None
+        ),
+    )
+    return typ
 
 
 def is_array(typ: ProperType) -> bool:

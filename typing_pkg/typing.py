@@ -652,3 +652,18 @@ Shape: TypeAlias = tuple[int, ...]
 
 _Index: TypeAlias = SupportsIndex | slice | types.EllipsisType | Array[Any] | None
 _Key: TypeAlias = _Index | tuple[_Index, ...]
+
+
+class InferredArray(Array[_DT_co]):
+    """An array whose dtype the mypy plugin inferred where mypy alone sees ``Any``.
+
+    Nobody writes it: the plugin gives it to values that mypy without the
+    plugin types ``Any`` (an unannotated helper's result, ``jnp.int32(0)``,
+    a jitted function's call, what is computed from them), so that they keep
+    their dtype while being accepted wherever ``Any`` is (``time: int =
+    jnp.int32(0)`` checks, as it did without the plugin).  Operators and
+    methods on it promote as on ``Array`` and keep it inferred; JAX's
+    functions give ``Array``, as their annotations do.
+    """
+
+    __slots__ = ()

@@ -82,6 +82,11 @@ def run_parser() -> argparse.ArgumentParser:
         help="let the timed checker runs of several jobs overlap (faster, noisier ratios)",
     )
     parser.add_argument(
+        "--errors-only",
+        action="store_true",
+        help="mypy's cold runs alone, no warm runs and no coverage: what the plugin adds, fast",
+    )
+    parser.add_argument(
         "--no-warm-up", action="store_true", help="skip the untimed mypy run before the projects"
     )
     return parser
@@ -212,6 +217,7 @@ def run(argv: Sequence[str]) -> int:
             stubs=stubs,
             stubs_failure=stubs_failure,
             serialize_timed=not args.overlap_timed,
+            errors_only=args.errors_only,
         )
         if "mypy" in checkers and present and not args.no_warm_up:
             warm_up(options)

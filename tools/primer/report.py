@@ -140,9 +140,13 @@ def _details(result: ProjectResult) -> list[str]:
             f"{len(mypy.plugin_cold.errors)} with: {len(mypy.added)} added "
             f"({len(mypy.reworded)} reworded), {len(mypy.removed)} removed; time with/without cold "
             f"{mypy.plugin_cold.seconds:.1f}/{mypy.plain_cold.seconds:.1f} s "
-            f"({_ratio(mypy.cold_ratio)}), warm "
-            f"{mypy.plugin_warm.seconds:.1f}/{mypy.plain_warm.seconds:.1f} s "
-            f"({_ratio(mypy.warm_ratio)})"
+            f"({_ratio(mypy.cold_ratio)})"
+            + (
+                f", warm {mypy.plugin_warm.seconds:.1f}/{mypy.plain_warm.seconds:.1f} s "
+                f"({_ratio(mypy.warm_ratio)})"
+                if mypy.plugin_warm and mypy.plain_warm
+                else ""
+            )
         )
         for configuration in mypy.warm_differs:
             out.append(f"  mypy {configuration}: the warm run's errors differ from the cold run's")

@@ -17,6 +17,7 @@ Per project, in its folder under the sources directory:
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Final
 
@@ -75,6 +76,8 @@ class Options:
     stubs: Path | None = None
     """The generated JAX stubs (basedpyright's ``stubPath`` with them)."""
     stubs_failure: str | None = None
+    errors_only: bool = False
+    """mypy's cold runs alone (no warm runs, no coverage): what the plugin adds, fast."""
     serialize_timed: bool = True
     """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
     (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
@@ -87,8 +90,9 @@ class MypyComparison:
 
     plain_cold: MypyRun
     plugin_cold: MypyRun
-    plain_warm: MypyRun
-    plugin_warm: MypyRun
+    plain_warm: MypyRun | None
+    plugin_warm: MypyRun | None
+    """``None`` with ``errors_only``."""
     added: list[Diagnostic]
     removed: list[Diagnostic]
     reworded: list[Reworded]
@@ -188,7 +192,7 @@ def compare_mypy(
     bases: Sequence[str],
     options: Options,
     log: Log,
-) -> tuple[MypyComparison, SiteCounts]:
+) -> tuple[MypyComparison, SiteCounts | None]:
     """Run mypy's four timed runs and the coverage run over one project."""
     cache = options.cache / project.name
     cache.mkdir(parents=True, exist_ok=True)
@@ -202,17 +206,114 @@ def compare_mypy(
     shutil.rmtree(plugin_cache, ignore_errors=True)
     runs: dict[str, MypyRun] = {}
     timeout = options.timeout
-    for label, config, directory in (
+    order = [
         ("plain cold", plain_config, plain_cache),
         ("plugin cold", plugin_config, plugin_cache),
         ("plain warm", plain_config, plain_cache),
         ("plugin warm", plugin_config, plugin_cache),
-    ):
+    ]
+    stored = cache / "plain-errors.json"
+    for label, config, directory in order[:2] if options.errors_only else order:
+        reused = (
+            _stored_plain(stored, project, config)
+            if options.errors_only and label == "plain cold"
+            else None
+        )
+        if reused is not None:
+            runs[label] = reused
+            log(
+                f"[{project.name}] mypy {label}: {len(reused.errors)} error(s), "
+                "stored by an earlier run"
+            )
+            continue
         with timed(options):
             run = run_mypy(options.python, root, batches, config, directory, timeout=timeout)
         runs[label] = run
+        if label == "plain cold" and not (run.internal or run.failure):
+            _store_plain(stored, project, config, run)
         state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
         log(f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}")
+    sites = None
+    if not options.errors_only:
+        sites = coverage(project, root, batches, files, bases, options, plugin_config, log)
+    warm_differs = [
+        configuration
+        for configuration in ("plain", "plugin")
+        if f"{configuration} warm" in runs
+        and sorted(d.key() for d in runs[f"{configuration} cold"].errors)
+        != sorted(d.key() for d in runs[f"{configuration} warm"].errors)
+    ]
+    added = difference(runs["plugin cold"].errors, runs["plain cold"].errors)
+    removed = difference(runs["plain cold"].errors, runs["plugin cold"].errors)
+    plain_warm, plugin_warm = runs.get("plain warm"), runs.get("plugin warm")
+    comparison = MypyComparison(
+        plain_cold=runs["plain cold"],
+        plugin_cold=runs["plugin cold"],
+        plain_warm=plain_warm,
+        plugin_warm=plugin_warm,
+        added=added,
+        removed=removed,
+        reworded=pair_reworded(added, removed),
+        internal={label: run.internal for label, run in runs.items() if run.internal},
+        failures={label: run.failure for label, run in runs.items() if run.failure},
+        warm_differs=warm_differs,
+        cold_ratio=ratio(runs["plugin cold"].seconds, runs["plain cold"].seconds),
+        warm_ratio=(
+            ratio(plugin_warm.seconds, plain_warm.seconds) if plain_warm and plugin_warm else None
+        ),
+    )
+    return comparison, sites
+
+
+def _plain_key(project: Project, config: Path) -> str:
+    """What the plain run's errors depend on: the project's commit, paths and the configuration."""
+    return json.dumps(
+        [
+            project.commit,
+            list(project.paths),
+            list(project.exclude),
+            config.read_text(encoding="utf-8"),
+        ]
+    )
+
+
+def _stored_plain(stored: Path, project: Project, config: Path) -> MypyRun | None:
+    """The plain cold run an earlier ``errors_only`` run stored, if it still applies.
+
+    mypy without the plugin gives the same errors whatever the plugin
+    does: only ``errors_only`` reuses them (its time is not measured).
+    """
+    try:
+        data = json.loads(stored.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != _plain_key(project, config):
+        return None
+    errors = [Diagnostic(**fields) for fields in data["errors"]]
+    return MypyRun(seconds=float(data["seconds"]), errors=errors)
+
+
+def _store_plain(stored: Path, project: Project, config: Path, run: MypyRun) -> None:
+    data = {
+        "key": _plain_key(project, config),
+        "seconds": run.seconds,
+        "errors": [asdict(d) for d in run.errors],
+    }
+    stored.write_text(json.dumps(data), encoding="utf-8")
+
+
+def coverage(
+    project: Project,
+    root: Path,
+    batches: list[list[str]],
+    files: Sequence[str],
+    bases: Sequence[str],
+    options: Options,
+    plugin_config: Path,
+    log: Log,
+) -> SiteCounts:
+    """The coverage run (and the traced programs' judgement) over one project."""
+    cache = options.cache / project.name
     log(f"[{project.name}] mypy coverage run (instrumented copies, with the plugin)")
     sites, types = count_sites(
         options.python,
@@ -233,29 +334,7 @@ def compare_mypy(
         sites.runtime = judge_runtime(
             options.python, root, project.run, files, bases, types, timeout=options.run_timeout
         )
-    warm_differs = [
-        configuration
-        for configuration in ("plain", "plugin")
-        if sorted(d.key() for d in runs[f"{configuration} cold"].errors)
-        != sorted(d.key() for d in runs[f"{configuration} warm"].errors)
-    ]
-    added = difference(runs["plugin cold"].errors, runs["plain cold"].errors)
-    removed = difference(runs["plain cold"].errors, runs["plugin cold"].errors)
-    comparison = MypyComparison(
-        plain_cold=runs["plain cold"],
-        plugin_cold=runs["plugin cold"],
-        plain_warm=runs["plain warm"],
-        plugin_warm=runs["plugin warm"],
-        added=added,
-        removed=removed,
-        reworded=pair_reworded(added, removed),
-        internal={label: run.internal for label, run in runs.items() if run.internal},
-        failures={label: run.failure for label, run in runs.items() if run.failure},
-        warm_differs=warm_differs,
-        cold_ratio=ratio(runs["plugin cold"].seconds, runs["plain cold"].seconds),
-        warm_ratio=ratio(runs["plugin warm"].seconds, runs["plain warm"].seconds),
-    )
-    return comparison, sites
+    return sites
 
 
 def compare_pyright(

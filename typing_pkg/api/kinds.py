@@ -65,6 +65,7 @@ __all__ = [
     "LaxSame",
     "Like",
     "NotAnArray",
+    "NoOperands",
     "NotArray",
     "Operand",
     "Operator",
@@ -95,6 +96,10 @@ class Unknown:
 
     def __str__(self) -> str:
         return f"unknown: {self.reason}"
+
+
+class NoOperands(ValueError):
+    """A join over no operand: the call's arrays are not known (``f(*xs)`` with ``xs: tuple[()]``)."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +205,7 @@ class Env:
     def join(self, operands: list[str]) -> str | Undefined:
         """Return JAX's ``lattice_result_type`` of the operands (weak when all are weak)."""
         if not operands:
-            raise TypeError("no array argument to promote")
+            raise NoOperands("no operand to promote")
         markers: list[str] = []
         for t in operands:
             found = self.operand(t)
@@ -364,7 +369,10 @@ class Kind(ABC):
                     return Undefined(f"{_short(call.function)} does not accept dtype {t}")
                 if found in self.unknown_for:
                     return Unknown(f"{_short(call.function)} of {found} is not modelled")
-        return self.compute(call, env)
+        try:
+            return self.compute(call, env)
+        except NoOperands:
+            return Unknown(f"{_short(call.function)} is given no operand whose dtype is known")
 
     @abstractmethod
     def compute(self, call: Call, env: Env) -> Result:
@@ -963,6 +971,8 @@ class Fill(_Listed, _DtypeParam, Kind):
                 if BY_NAME[found].kind not in self.accepts and BY_NAME[found].kind != "b":
                     return Undefined(f"{_short(call.function)} does not accept {found}")
             return _accept(call.function, requested, self.requested_accepts)
+        if not operands and any(call.args.get(p.name) == () for p in self.parameters):
+            return env.canonical("float64")  # an empty list: NumPy's float64, canonicalised
         joined = env.join(operands)
         if isinstance(joined, Undefined):
             return joined

@@ -120,3 +120,11 @@ def shard(edges: np.ndarray) -> jax.Array:
         return np.reshape(e, (2, -1))
 
     return to_device(split(edges))
+
+
+# An empty list is NumPy's float64, canonicalised (blackjax); a call whose arrays
+# are all behind an empty tuple's star has an unknown dtype (neural-tangents).
+def empty(operands: tuple[()], dims: list[int]) -> None:
+    reveal_type(jnp.array([]))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    reveal_type(jnp.array([], dtype=bool))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.bool_]
+    reveal_type(jnp.einsum(*operands, dims, optimize=True))  # R: typing_pkg.typing.Array[Any]
