@@ -451,7 +451,7 @@ class TypingPkgPlugin(Plugin):
         return None
 
     def _jax_result(self, ctx: FunctionContext | MethodContext) -> Type:
-        """A call of JAX's API the table does not type: its ``jax.Array`` results ours (``ours``)."""
+        """A call of JAX's API the table does not type: its ``jax.Array`` results are ours."""
         node = self.lookup_fully_qualified(names.ARRAY)
         if node is None or not isinstance(node.node, TypeInfo):
             return ctx.default_return_type

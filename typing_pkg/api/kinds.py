@@ -64,8 +64,8 @@ __all__ = [
     "LaxDot",
     "LaxSame",
     "Like",
-    "NotAnArray",
     "NoOperands",
+    "NotAnArray",
     "NotArray",
     "Operand",
     "Operator",
@@ -99,7 +99,7 @@ class Unknown:
 
 
 class NoOperands(ValueError):
-    """A join over no operand: the call's arrays are not known (``f(*xs)`` with ``xs: tuple[()]``)."""
+    """A join over no operand: the call's arrays are unknown (``f(*xs)``, ``xs: tuple[()]``)."""
 
 
 @dataclass(frozen=True)
