@@ -242,6 +242,9 @@ def run_mypy(
             "--no-pretty",
             "--no-color-output",
             "--show-column-numbers" if columns else "--hide-column-numbers",
+            # A checkout whose top folder is a package (jax-md's __init__.py): module names
+            # from the top folder, not from above it (mypy refuses "jax-md" as a package name).
+            *(["--explicit-package-bases"] if (cwd / "__init__.py").is_file() else []),
             *batch,
         ]
         start = time.perf_counter()
