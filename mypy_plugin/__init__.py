@@ -102,7 +102,7 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import AnyType, FunctionLike, Instance, Type, get_proper_type
+from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, get_proper_type
 
 from mypy_plugin import hooks, inference, jax_api, jax_array, names, transforms, types
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
@@ -389,6 +389,9 @@ class TypingPkgPlugin(Plugin):
         """The marker ``jax.numpy``'s ``name: Any`` stands for (``float32``), if a dtype name."""
         return self._jax.scalar_types.get(name)
 
+    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+        return jax_array.jax_array_base if fullname == names.JAX_ARRAY else None
+
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
@@ -414,6 +417,8 @@ class TypingPkgPlugin(Plugin):
             return self._array_signatures[method]
         if method == "__getitem__" and self._is_array_class(owner):
             return hooks.index_signature_callback
+        if owner.startswith("jax."):
+            return self._jax_signature
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
@@ -519,7 +524,42 @@ class TypingPkgPlugin(Plugin):
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return hooks.abs_signature_callback if fullname == names.BUILTIN_ABS else None
+        if fullname == names.BUILTIN_ABS:
+            return hooks.abs_signature_callback
+        if fullname.startswith("jax."):
+            return self._jax_signature
+        return None
+
+    def _jax_signature(self, ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+        """A function of JAX's API takes JAX's own class where it declares ``jax.Array``.
+
+        Its ``jax.Array`` parameters read as ours (``Array[Any]``) when ``typing_pkg``
+        is analysed first; a value narrowed by ``isinstance(x, jax.Array)`` is JAX's
+        class, which JAX accepts (``jax.random.key_data(x)``, chex).  Our arrays are
+        JAX's too: nothing is refused that was accepted.
+        """
+        signature = ctx.default_signature
+        if not isinstance(signature, CallableType) or not any(
+            types.mentions(t, names.ARRAY) for t in signature.arg_types
+        ):
+            return signature
+        node = self.lookup_fully_qualified(names.JAX_ARRAY)
+        if node is None or not isinstance(node.node, TypeInfo):
+            return signature
+        theirs = Instance(node.node, [])
+        arg_types = [
+            types.replace_instances(
+                t,
+                lambda inst: (
+                    theirs
+                    if inst.type.fullname == names.ARRAY
+                    and isinstance(get_proper_type(inst.args[0]) if inst.args else None, AnyType)
+                    else None
+                ),
+            )
+            for t in signature.arg_types
+        ]
+        return signature.copy_modified(arg_types=arg_types)
 
 
 _Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)

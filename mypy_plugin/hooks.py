@@ -17,10 +17,12 @@ silent ``Array[Any]``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.errors import ErrorWatcher
 from mypy.nodes import (
     ARG_POS,
     Context,
@@ -333,12 +335,13 @@ def _pair(
         return env.array(array, answer, ctx)
     if answer is None:
         return _unknown(env, op, array, ctx)
-    if isinstance(answer, Undefined):
-        error_undefined_binary(
-            ctx.api, ctx.context, env.rules, SYMBOL[op], left, right, answer.reason
-        )
-    else:
-        error_unexpected(ctx.api, ctx.context, answer.detail)
+    with _past_fallback_to_any(ctx, _is_inferred(array)):
+        if isinstance(answer, Undefined):
+            error_undefined_binary(
+                ctx.api, ctx.context, env.rules, SYMBOL[op], left, right, answer.reason
+            )
+        else:
+            error_unexpected(ctx.api, ctx.context, answer.detail)
     return env.array(array, None, ctx)
 
 
@@ -971,3 +974,29 @@ def dtype_attribute_callback(env: Env, ctx: AttributeContext) -> Type:
         if root is not None:
             return TypeType(root, line=proper.line, column=proper.column)
     return ctx.default_attr_type
+
+
+@contextmanager
+def _past_fallback_to_any(ctx: _Context, inferred: bool) -> Iterator[None]:
+    """Report an operator's dtype error where mypy would drop it: an ``InferredArray`` operand.
+
+    mypy tries ``a.__add__(b)`` and then ``b.__radd__(a)`` each under a filter of
+    their errors, and when both fail and an operand's class falls back to ``Any``
+    (``InferredArray`` does) it answers ``Any`` and drops the errors.  The dtype
+    error is real (an ``InferredArray``'s dtype is as sure as an ``Array``'s):
+    it is reported past that filter, the innermost one, which saves what it
+    filters (mypy's ``check_op_reversible``); the operator call then succeeds.
+    """
+    if not inferred or not isinstance(ctx.api, TypeChecker):
+        yield
+        return
+    watchers = ctx.api.errors._watchers
+    top = watchers[-1] if watchers else None
+    if top is None or type(top) is not ErrorWatcher or top._filtered is None:
+        yield
+        return
+    watchers.pop()
+    try:
+        yield
+    finally:
+        watchers.append(top)

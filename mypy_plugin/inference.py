@@ -593,6 +593,51 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
     return any_type, False
 
 
+def refine_dtypes(
+    declared: Type, found: Type, program_class: Callable[[TypeInfo], bool] | None = None
+) -> Type:
+    """``declared`` with the dtypes ``found`` (a subtype of it) knows: nothing else of it.
+
+    A specialised body's result refines its declared return type only where
+    the declaration leaves a dtype open (``jax.Array``) or says ``Any`` (there,
+    ``arrays_only``): ``-> tuple[Any, list[Any], jax.Array]`` stays so but for
+    the array's dtype; the body's ``list[Scope]`` would add errors that are no
+    dtype bug (Flax's ``module_scopes = module_scopes[0]``).
+    """
+    wanted = expand(declared)
+    proper = expand(found)
+    if wanted is None or proper is None:
+        return declared
+    if isinstance(wanted, AnyType):
+        return arrays_only(found, program_class)
+    if isinstance(wanted, Instance):
+        operand = classify(wanted)
+        if operand is not None and operand.is_array:
+            return found if operand.name is None and isinstance(proper, Instance) else declared
+        if isinstance(proper, Instance) and proper.type is wanted.type and wanted.args:
+            args = [
+                refine_dtypes(a, b, program_class)
+                for a, b in zip(wanted.args, proper.args, strict=True)
+            ]
+            if all(a is b for a, b in zip(args, wanted.args, strict=True)):
+                return declared
+            return wanted.copy_modified(args=args)
+        return declared
+    if (
+        isinstance(wanted, TupleType)
+        and isinstance(proper, TupleType)
+        and len(wanted.items) == len(proper.items)
+    ):
+        items = [
+            refine_dtypes(a, b, program_class)
+            for a, b in zip(wanted.items, proper.items, strict=True)
+        ]
+        if all(a is b for a, b in zip(items, wanted.items, strict=True)):
+            return declared
+        return wanted.copy_modified(items=items)
+    return declared
+
+
 def dtype_view(function: CallableType) -> CallableType:
     """``function`` as JAX's ``jit`` shows it, but for its dtypes.
 
@@ -822,8 +867,8 @@ class Inference:
             # Any to mypy alone: the variable is declared Any as mypy alone declares it (any
             # later value is accepted), and narrowed to the value's dtypes.
             var = name.node
-            if var.type is not None:
-                return value  # declared elsewhere (a class attribute, a second pass): leave it
+            if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
+                return value  # declared elsewhere (a class attribute): leave it
             any_type = AnyType(TypeOfAny.special_form)
             var.type = any_type  # the design's side effect (see the module docs)
             api.binder.put(name, value)
@@ -1008,7 +1053,9 @@ class Inference:
             return default
         if unannotated or isinstance(get_proper_type(declared_ret), AnyType):
             return arrays_only(result, lambda info: _program_class(api, info))
-        return result if is_subtype(result, declared_ret) else default
+        if not is_subtype(result, declared_ret):
+            return default
+        return refine_dtypes(declared_ret, result, lambda info: _program_class(api, info))
 
     def _discarded(
         self, api: TypeChecker, defn: FuncItem, context: Context, unannotated: bool

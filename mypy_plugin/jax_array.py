@@ -46,7 +46,15 @@ from functools import cache
 from typing import Final
 
 from mypy.mro import MroError, calculate_mro
-from mypy.nodes import AssignmentStmt, MypyFile, NameExpr, SymbolTableNode, TypeInfo
+from mypy.nodes import (
+    AssignmentStmt,
+    Expression,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    SymbolTableNode,
+    TypeInfo,
+)
 from mypy.plugin import AnalyzeTypeContext, ClassDefContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.typeanal import TypeAnalyser
@@ -150,6 +158,40 @@ def customize_array_mro(ctx: ClassDefContext) -> None:
         return
     kept = [base for base in info.bases if base.type.fullname != "builtins.object"]
     _rebase(info, [*kept, Instance(jax_array, [])])
+
+
+def jax_array_base(ctx: ClassDefContext) -> None:
+    """A program's class deriving from ``jax.Array`` derives from JAX's class, as it says.
+
+    ``jax.Array`` in an annotation is our ``Array[Any]``; as a base class
+    (``class EArray(jax.Array)``, Flax's fp8 arrays) it stays JAX's own,
+    whose methods are not abstract: instantiating the class checks as it did
+    without the plugin.  ``Array`` written as a base (``from typing_pkg
+    import Array``) is left alone.
+    """
+    info = ctx.cls.info
+    if info.fullname.startswith("typing_pkg.") or not any(
+        _names_jax_array(expr) for expr in ctx.cls.base_type_exprs
+    ):
+        return
+    jax_array = _ready(ctx.api.lookup_fully_qualified_or_none(names.JAX_ARRAY))
+    ours = _ready(ctx.api.lookup_fully_qualified_or_none(names.ARRAY))
+    if jax_array is None or ours is None:
+        return
+    bases = [
+        Instance(jax_array, []) if base.type.fullname == names.ARRAY else base
+        for base in info.bases
+    ]
+    _rebase(info, bases)
+    # Accepted where ``jax.Array`` (ours) is annotated, as without the plugin: the class
+    # promotes to ``Array[Any]`` (JAX's class itself cannot: see promote_foreign_arrays).
+    if not any(isinstance(p, Instance) and p.type is ours for p in info._promote):
+        info._promote = [*info._promote, Instance(ours, [AnyType(TypeOfAny.special_form)])]
+
+
+def _names_jax_array(expr: Expression) -> bool:
+    """Whether a base class expression names JAX's class (``jax.Array``, ``jnp.ndarray``)."""
+    return isinstance(expr, RefExpr) and expr.fullname == names.JAX_ARRAY
 
 
 def customize_inferred_array(ctx: ClassDefContext) -> None:

@@ -67,6 +67,7 @@ __all__ = [
     "literal_bool",
     "marker_of",
     "marker_type",
+    "mentions",
     "ours",
     "replace_instances",
 ]
@@ -209,6 +210,17 @@ def replace_instances(typ: Type, replace: Callable[[Instance], Type | None]) -> 
     return typ
 
 
+def mentions(typ: Type, fullname: str) -> bool:
+    """Whether ``typ`` holds an instance of the class ``fullname`` (in tuples, unions, type
+    arguments; a recursive alias is opaque)."""
+    proper = expand(typ)
+    if isinstance(proper, Instance):
+        return proper.type.fullname == fullname or any(mentions(a, fullname) for a in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(mentions(i, fullname) for i in proper.items)
+    return False
+
+
 def ours(typ: Type, array: TypeInfo) -> Type:
     """``typ`` with each ``jax.Array`` in it an ``Array[Any]`` (``replace_instances``).
 
@@ -224,19 +236,25 @@ def ours(typ: Type, array: TypeInfo) -> Type:
 
 
 def inferred(typ: Type, inferred_array: TypeInfo) -> Type:
-    """``typ`` with each ``Array`` in it an ``InferredArray`` (``replace_instances``).
+    """``typ`` with each ``Array`` in it an ``InferredArray``, in tuples and unions.
 
     The type the plugin gives a value that mypy alone types ``Any``: its dtypes,
-    accepted wherever ``Any`` is (``InferredArray`` falls back to ``Any``).
+    accepted wherever ``Any`` is (``InferredArray`` falls back to ``Any``).  Type
+    arguments are left alone: ``list[InferredArray[float32]]`` would refuse the
+    ``Array[float32]`` that ``list[Array[float32]]`` takes (lists are invariant).
     """
-    return replace_instances(
-        typ,
-        lambda inst: (
-            Instance(inferred_array, inst.args, line=inst.line, column=inst.column)
-            if inst.type.fullname == names.ARRAY
-            else None
-        ),
-    )
+    proper = expand(typ)
+    if isinstance(proper, Instance) and proper.type.fullname == names.ARRAY:
+        return Instance(inferred_array, proper.args, line=proper.line, column=proper.column)
+    if isinstance(proper, TupleType):
+        items = [inferred(i, inferred_array) for i in proper.items]
+        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
+            return proper.copy_modified(items=items)
+    elif isinstance(proper, UnionType):
+        items = [inferred(i, inferred_array) for i in proper.items]
+        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
+            return UnionType.make_union(items, proper.line, proper.column)
+    return typ
     return typ
 
 

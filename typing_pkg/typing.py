@@ -277,10 +277,15 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
     def astype(  # type: ignore[overload-cannot-match]
         self, dtype: type[DType], *, copy: bool = True, device: Any = None
     ) -> Array[DType]: ...
+    # JAX's own method takes ``copy`` by position too, and ``dtype=None`` (the same dtype).
     @overload
-    def astype(self, dtype: DTypeLike, *, copy: bool = True, device: Any = None) -> Array[Any]: ...
+    def astype(
+        self, dtype: DTypeLike | None = None, copy: bool = False, device: Any = None
+    ) -> Array[Any]: ...
     @abstractmethod
-    def astype(self, dtype: DTypeLike, *, copy: bool = True, device: Any = None) -> Array[Any]:
+    def astype(
+        self, dtype: DTypeLike | None = None, copy: bool = False, device: Any = None
+    ) -> Array[Any]:
         """Return a copy converted to ``dtype`` (``x.astype(int8)`` is an ``Array[int8]``)."""
 
     @abstractmethod

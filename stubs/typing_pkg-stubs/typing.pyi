@@ -194,10 +194,10 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         def astype(self, dtype: type[DType], *, copy: bool=True, device: Any=None) -> Array[DType]:
             ...
         @overload
-        def astype(self, dtype: DTypeLike, *, copy: bool=True, device: Any=None) -> Array[Any]:
+        def astype(self, dtype: DTypeLike | None=None, copy: bool=False, device: Any=None) -> Array[Any]:
             ...
         @abstractmethod
-        def astype(self, dtype: DTypeLike, *, copy: bool=True, device: Any=None) -> Array[Any]:
+        def astype(self, dtype: DTypeLike | None=None, copy: bool=False, device: Any=None) -> Array[Any]:
             """Return a copy converted to ``dtype`` (``x.astype(int8)`` is an ``Array[int8]``)."""
             ...
         @abstractmethod

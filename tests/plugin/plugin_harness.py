@@ -39,7 +39,9 @@ _REVEALED: Final = re.compile(r'^[^:]+:(?P<line>\d+): note: Revealed type is "(?
 _ERROR: Final = re.compile(
     r"^[^:]+:(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
 )
-_ARRAY: Final = re.compile(r"^typing_pkg\.typing\.Array\[typing_pkg\.dtypes\.(?P<marker>\w+)\]$")
+_ARRAY: Final = re.compile(
+    r"^typing_pkg\.typing\.(?:Inferred)?Array\[typing_pkg\.dtypes\.(?P<marker>\w+)\]$"
+)
 
 
 # ------------------------------------------------------------------ running mypy

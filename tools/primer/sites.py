@@ -55,8 +55,9 @@ __all__ = [
 
 _REVEALED: Final = re.compile(r'^Revealed type is "(?P<type>.*)"$')
 _ARRAY_HEAD: Final = re.compile(
-    r"^(?:typing_pkg\.typing\.Array|jax\.Array|jax\._src(?:\.\w+)*\.(?:Array|ArrayImpl|Tracer)"
-    r"|jaxlib(?:\.\w+)*\.ArrayImpl|jax\.core\.Tracer|numpy\.ndarray|Array|ndarray)(?:\[|$)"
+    r"^(?:typing_pkg\.typing\.(?:Inferred)?Array|jax\.Array"
+    r"|jax\._src(?:\.\w+)*\.(?:Array|ArrayImpl|Tracer)"
+    r"|jaxlib(?:\.\w+)*\.ArrayImpl|jax\.core\.Tracer|numpy\.ndarray|(?:Inferred)?Array|ndarray)(?:\[|$)"
 )
 """The revealed types that are arrays: our ``Array``, JAX's and NumPy's."""
 

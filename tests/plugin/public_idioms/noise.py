@@ -7,7 +7,7 @@ one mypy run.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from typing_extensions import TypeAliasType
 
@@ -128,3 +128,43 @@ def empty(operands: tuple[()], dims: list[int]) -> None:
     reveal_type(jnp.array([]))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     reveal_type(jnp.array([], dtype=bool))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.bool_]
     reveal_type(jnp.einsum(*operands, dims, optimize=True))  # R: typing_pkg.typing.Array[Any]
+
+
+# What mypy alone types Any keeps its dtype and stays accepted wherever Any is
+# (gymnax's EnvState(time=jnp.int32(0)), ott's jitted norm returned as a float).
+class EnvState(NamedTuple):
+    time: int
+    total: float
+
+
+def reset(x: jnp.ndarray) -> float:
+    state = EnvState(time=jnp.int32(0), total=jnp.float32(0.0))
+    reveal_type(jnp.int32(0) + 1)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int32]
+    reveal_type(jnp.sin(jnp.int32(0)))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    return jnp.linalg.norm(x, ord=1)
+
+
+def halve(x):  # type: ignore[no-untyped-def]
+    return x / 2
+
+
+def rebound_to_none(x: jax.Array) -> None:
+    y = halve(jnp.zeros(3))
+    reveal_type(y)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+    y = None
+    jnp.float32(1.0) & jnp.int32(1)  # E: dtype-promotion
+
+
+# x.dtype of an unknown dtype goes where jnp.dtype is annotated (ott, penzai).
+def dtype_of(x: jax.Array) -> jnp.dtype:
+    return x.dtype
+
+
+# A class deriving from jax.Array is JAX's (Flax's fp8 arrays), accepted as one.
+class EArray(jax.Array):
+    def __init__(self, x: jax.Array) -> None:
+        self.x = x
+
+
+def wrap(x: jax.Array) -> jax.Array:
+    return EArray(x)
