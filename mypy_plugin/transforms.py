@@ -176,7 +176,9 @@ class Transforms:
                 function = dtype_view(function)
             node = self.lookup(names.INFERRED_ARRAY)
             if node is not None and isinstance(node.node, TypeInfo):  # Any to mypy alone
-                function = function.copy_modified(ret_type=inferred(function.ret_type, node.node))
+                function = function.copy_modified(
+                    ret_type=inferred(function.ret_type, node.node, unknown_as_any=False)
+                )
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()
             if wrapper is None:

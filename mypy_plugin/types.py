@@ -235,23 +235,30 @@ def ours(typ: Type, array: TypeInfo) -> Type:
     )
 
 
-def inferred(typ: Type, inferred_array: TypeInfo) -> Type:
-    """``typ`` with each ``Array`` in it an ``InferredArray``, in tuples and unions.
+def inferred(typ: Type, inferred_array: TypeInfo, *, unknown_as_any: bool = True) -> Type:
+    """``typ`` with each ``Array`` in it an ``InferredArray`` (``Any`` for an unknown dtype),
+    in tuples and unions.
 
     The type the plugin gives a value that mypy alone types ``Any``: its dtypes,
     accepted wherever ``Any`` is (``InferredArray`` falls back to ``Any``).  Type
     arguments are left alone: ``list[InferredArray[float32]]`` would refuse the
     ``Array[float32]`` that ``list[Array[float32]]`` takes (lists are invariant).
+    ``unknown_as_any=False`` keeps ``InferredArray[Any]`` (a declared type the
+    plugin's hooks then fill in: a jitted function's result).
     """
     proper = expand(typ)
     if isinstance(proper, Instance) and proper.type.fullname == names.ARRAY:
+        if unknown_as_any and (
+            not proper.args or isinstance(get_proper_type(proper.args[0]), AnyType)
+        ):
+            return AnyType(TypeOfAny.special_form)  # no dtype to keep: mypy's own Any
         return Instance(inferred_array, proper.args, line=proper.line, column=proper.column)
     if isinstance(proper, TupleType):
-        items = [inferred(i, inferred_array) for i in proper.items]
+        items = [inferred(i, inferred_array, unknown_as_any=unknown_as_any) for i in proper.items]
         if any(a is not b for a, b in zip(items, proper.items, strict=True)):
             return proper.copy_modified(items=items)
     elif isinstance(proper, UnionType):
-        items = [inferred(i, inferred_array) for i in proper.items]
+        items = [inferred(i, inferred_array, unknown_as_any=unknown_as_any) for i in proper.items]
         if any(a is not b for a, b in zip(items, proper.items, strict=True)):
             return UnionType.make_union(items, proper.line, proper.column)
     return typ
