@@ -71,7 +71,7 @@ would be the function's ordinary check again (``Inference._discarded``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import Final
 
@@ -615,27 +615,25 @@ def refine_dtypes(
         if operand is not None and operand.is_array:
             return found if operand.name is None and isinstance(proper, Instance) else declared
         if isinstance(proper, Instance) and proper.type is wanted.type and wanted.args:
-            args = [
-                refine_dtypes(a, b, program_class)
-                for a, b in zip(wanted.args, proper.args, strict=True)
-            ]
-            if all(a is b for a, b in zip(args, wanted.args, strict=True)):
-                return declared
-            return wanted.copy_modified(args=args)
+            args = _refine_each(wanted.args, proper.args, program_class)
+            return declared if args is None else wanted.copy_modified(args=args)
         return declared
-    if (
-        isinstance(wanted, TupleType)
-        and isinstance(proper, TupleType)
-        and len(wanted.items) == len(proper.items)
-    ):
-        items = [
-            refine_dtypes(a, b, program_class)
-            for a, b in zip(wanted.items, proper.items, strict=True)
-        ]
-        if all(a is b for a, b in zip(items, wanted.items, strict=True)):
-            return declared
-        return wanted.copy_modified(items=items)
+    if isinstance(wanted, TupleType) and isinstance(proper, TupleType):
+        items = _refine_each(wanted.items, proper.items, program_class)
+        return declared if items is None else wanted.copy_modified(items=items)
     return declared
+
+
+def _refine_each(
+    wanted: Sequence[Type],
+    found: Sequence[Type],
+    program_class: Callable[[TypeInfo], bool] | None,
+) -> list[Type] | None:
+    """``refine_dtypes`` item by item; ``None`` when nothing changes (or the lengths differ)."""
+    if len(wanted) != len(found):
+        return None
+    refined = [refine_dtypes(a, b, program_class) for a, b in zip(wanted, found, strict=True)]
+    return None if all(a is b for a, b in zip(refined, wanted, strict=True)) else refined
 
 
 def dtype_view(function: CallableType) -> CallableType:

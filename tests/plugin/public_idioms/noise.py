@@ -168,3 +168,36 @@ class EArray(jax.Array):
 
 def wrap(x: jax.Array) -> jax.Array:
     return EArray(x)
+
+
+# JAX's astype takes dtype=None and copy by position (ott).
+def cast(x: jax.Array, dt: np.dtype | None) -> jax.Array:
+    return x.astype(dt, False)
+
+
+# A value narrowed by isinstance(x, jax.Array) is JAX's class, which JAX's API takes (chex).
+def key_of(x: Any) -> None:
+    if isinstance(x, jax.Array):
+        jax.random.key_data(x)
+
+
+# A specialised body refines the declared result's dtypes only (Flax's module_scopes).
+def scopes(x: jax.Array, args: Any) -> tuple[Any, jax.Array]:
+    return [1, 2], x * 2
+
+
+def use_scopes() -> None:
+    s, y = scopes(jnp.zeros(3, jnp.bfloat16), 1)
+    reveal_type(y)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.bfloat16]
+    s = s[0]
+
+
+# Names unpacked from what mypy alone calls Any, then rebound to JAX results (gymnax).
+def sample(key, rows):  # type: ignore[no-untyped-def]
+    return jnp.int32(1), jnp.int32(2)
+
+
+def catch_step(key: jax.Array, prev: jax.Array, dx: jax.Array) -> None:
+    bx, by = sample(key, 3)
+    reveal_type(bx)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int32]
+    bx = jax.lax.select(prev, bx, jnp.clip(bx + dx, 0, 5))
