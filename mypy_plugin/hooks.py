@@ -960,19 +960,18 @@ def _is_inferred(array: TypeInfo) -> bool:
 
 
 def dtype_attribute_callback(env: Env, ctx: AttributeContext) -> Type:
-    """``x.dtype`` of an array of unknown dtype: ``type[DType]``, not ``type[Any]``.
+    """``x.dtype`` of an array of unknown dtype: JAX's ``numpy.dtype[Any]``, not ``type[Any]``.
 
     ``Array[DT].dtype`` is ``type[DT]``.  JAX declares ``jax.Array.dtype`` a
     NumPy ``dtype``, and its users return it or pass it where they annotated
-    ``jnp.dtype``: a marker's class object goes there (its metaclass falls back
-    to ``Any``: ``jax_array.customize_dtype_meta``), and so does ``type[DType]``,
-    the class of every marker; ``type[Any]`` would not.
+    ``jnp.dtype`` or to ``jnp.dtype(...)``: a marker's class object goes there
+    (its metaclass falls back to ``Any``: ``jax_array.customize_dtype_meta``);
+    for an unknown dtype there is no marker to keep, and JAX's type is the one
+    that goes everywhere JAX's users put it.
     """
     proper = get_proper_type(ctx.default_attr_type)
     if isinstance(proper, TypeType) and isinstance(proper.item, AnyType):
-        root = marker_type(env.lookup, "DType")
-        if root is not None:
-            return TypeType(root, line=proper.line, column=proper.column)
+        return ctx.api.named_generic_type(names.NUMPY_DTYPE, [AnyType(TypeOfAny.special_form)])
     return ctx.default_attr_type
 
 

@@ -377,12 +377,16 @@ class ModuleFacts:
 
 
 def _positions(target: Expression, declared: set[str]) -> list[NameExpr | None] | None:
-    """The names an assignment target binds, by position (``None``: not a plain name)."""
+    """The names an assignment target binds, by position (``None``: not a plain name).
+
+    ``_`` is never one: mypy lets it take any type at each binding (``_, u, _ = carry``).
+    """
     if isinstance(target, NameExpr):
-        return [target] if target.name not in declared else None
+        return [target] if target.name not in declared and target.name != "_" else None
     if isinstance(target, TupleExpr | ListExpr):
         return [
-            i if isinstance(i, NameExpr) and i.name not in declared else None for i in target.items
+            i if isinstance(i, NameExpr) and i.name not in declared and i.name != "_" else None
+            for i in target.items
         ]
     return None
 

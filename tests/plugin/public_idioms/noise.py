@@ -201,3 +201,12 @@ def catch_step(key: jax.Array, prev: jax.Array, dx: jax.Array) -> None:
     bx, by = sample(key, 3)
     reveal_type(bx)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int32]
     bx = jax.lax.select(prev, bx, jnp.clip(bx + dx, 0, 5))
+
+
+# `_` takes any type at each binding (distrax's `_, u, w, _, _ = lax.while_loop(...)`),
+# and x.dtype of an unknown dtype is JAX's np.dtype (equinox's jnp.dtype(x.dtype)).
+def unpack_underscore(x: jax.Array) -> None:
+    _, y = jnp.zeros(3), 0
+    _, z, _ = 1, x, x.astype(jnp.int8)
+    d = jnp.dtype(x.dtype)
+    reveal_type(x.dtype)  # R: numpy.dtype[Any]
