@@ -389,9 +389,6 @@ class TypingPkgPlugin(Plugin):
         """The marker ``jax.numpy``'s ``name: Any`` stands for (``float32``), if a dtype name."""
         return self._jax.scalar_types.get(name)
 
-    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        return jax_array.jax_array_base if fullname == names.JAX_ARRAY else None
-
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
@@ -403,7 +400,7 @@ class TypingPkgPlugin(Plugin):
             return jax_array.customize_inferred_array
         if fullname in _WEAK_MARKERS:
             return self._weak_mro
-        return None
+        return jax_array.jax_array_subclass
 
     # ------------------------------------------------------------ type checking
 

@@ -48,10 +48,8 @@ from typing import Final
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     AssignmentStmt,
-    Expression,
     MypyFile,
     NameExpr,
-    RefExpr,
     SymbolTableNode,
     TypeInfo,
 )
@@ -160,24 +158,25 @@ def customize_array_mro(ctx: ClassDefContext) -> None:
     _rebase(info, [*kept, Instance(jax_array, [])])
 
 
-def jax_array_base(ctx: ClassDefContext) -> None:
-    """A program's class deriving from ``jax.Array`` derives from JAX's class, as it says.
+def jax_array_subclass(ctx: ClassDefContext) -> None:
+    """A class deriving from ``jax.Array`` derives from JAX's class, as it says.
 
-    ``jax.Array`` in an annotation is our ``Array[Any]``; as a base class
-    (``class EArray(jax.Array)``, Flax's fp8 arrays) it stays JAX's own,
-    whose methods are not abstract: instantiating the class checks as it did
-    without the plugin.  ``Array`` written as a base (``from typing_pkg
-    import Array``) is left alone.
+    ``jax.Array`` in an annotation is our ``Array[Any]``, and so is it read as
+    a base class (``class EArray(jax.Array)``, Flax's fp8 arrays; JAX's own
+    ``core.Tracer``, whose base is an alias of it, and Haiku's ``DotTracer``
+    deriving from that).  Such a class gets JAX's class back, whose methods are
+    not abstract: instantiating it checks as it did without the plugin.
+    ``Array`` written as a base in ``typing_pkg`` itself is left alone.
     """
     info = ctx.cls.info
     if info.fullname.startswith("typing_pkg.") or not any(
-        _names_jax_array(expr) for expr in ctx.cls.base_type_exprs
+        base.type.fullname == names.ARRAY for base in info.bases
     ):
         return
     jax_array = _ready(ctx.api.lookup_fully_qualified_or_none(names.JAX_ARRAY))
-    ours = _ready(ctx.api.lookup_fully_qualified_or_none(names.ARRAY))
-    if jax_array is None or ours is None:
+    if jax_array is None:
         return
+    ours = next(base.type for base in info.bases if base.type.fullname == names.ARRAY)
     bases = [
         Instance(jax_array, []) if base.type.fullname == names.ARRAY else base
         for base in info.bases
@@ -187,11 +186,6 @@ def jax_array_base(ctx: ClassDefContext) -> None:
     # promotes to ``Array[Any]`` (JAX's class itself cannot: see promote_foreign_arrays).
     if not any(isinstance(p, Instance) and p.type is ours for p in info._promote):
         info._promote = [*info._promote, Instance(ours, [AnyType(TypeOfAny.special_form)])]
-
-
-def _names_jax_array(expr: Expression) -> bool:
-    """Whether a base class expression names JAX's class (``jax.Array``, ``jnp.ndarray``)."""
-    return isinstance(expr, RefExpr) and expr.fullname == names.JAX_ARRAY
 
 
 def customize_inferred_array(ctx: ClassDefContext) -> None:

@@ -210,3 +210,13 @@ def unpack_underscore(x: jax.Array) -> None:
     _, z, _ = 1, x, x.astype(jnp.int8)
     d = jnp.dtype(x.dtype)
     reveal_type(x.dtype)  # R: numpy.dtype[Any]
+
+
+# JAX's own Tracer derives from jax.Array through an alias, and Haiku's DotTracer from it.
+class DotTracer(jax.core.Tracer):
+    def __init__(self, trace: Any, val: Any) -> None:
+        self.val = val
+
+
+def trace(x: jax.Array) -> jax.Array:
+    return DotTracer(None, x)
