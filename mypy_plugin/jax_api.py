@@ -967,7 +967,10 @@ def _evaluate_call(
 def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     """Type ``iter(x)`` (``for row in x``, ``a, b = x``): the rows keep ``x``'s dtype."""
     receiver = classify(ctx.type)
-    if receiver is None or receiver.array is None:
+    if receiver is None or receiver.array is None or receiver.name is None:
+        # An unknown dtype: JAX's own answer (its __iter__ gives Any), since what is
+        # unpacked from a value declared jax.Array may be no array at all (brax's
+        # ``com, inertia, mass, x_i = self._com(state)``, declared ``-> jax.Array``).
         return ctx.default_return_type
     row = hooks.make_array(receiver.name, ctx.api, ctx.context)
     if row is None:

@@ -220,3 +220,16 @@ class DotTracer(jax.core.Tracer):
 
 def trace(x: jax.Array) -> jax.Array:
     return DotTracer(None, x)
+
+
+# What is unpacked from a jax.Array of unknown dtype is JAX's Any (brax's `_com`,
+# declared -> jax.Array, returns a tuple); rows of a known dtype keep it.
+def com_of(x: jax.Array) -> jax.Array:
+    return x
+
+
+def unpack_com(x: jax.Array) -> None:
+    com, x_i = com_of(x)
+    x_i.replace(pos=com)
+    for row in jnp.zeros((3, 3)):
+        reveal_type(row)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
