@@ -610,9 +610,10 @@ def _call_callback(
         return ctx.default_return_type
     defn, callee = found
     arg_types = ctx.arg_types
-    if transforms.traced(callee):
+    traced = transforms.traced(callee)
+    if traced:
         arg_types = [[inference_.traced_type(api, t) for t in actuals] for actuals in arg_types]
-    return inference_.specialise_call(
+    result = inference_.specialise_call(
         api,
         callee,
         defn,
@@ -622,6 +623,9 @@ def _call_callback(
         ctx.default_return_type,
         [list(exprs) for exprs in ctx.args],
     )
+    # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
+    # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
+    return inference.arrays_only(result) if traced else result
 
 
 def plugin(version: str) -> type[Plugin]:

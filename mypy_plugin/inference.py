@@ -146,6 +146,7 @@ from mypy_plugin.types import any_array, array_class, classify, expand, is_infer
 
 __all__ = [
     "Inference",
+    "arrays_only",
     "dtype_view",
     "erase_dtypes",
     "has_unknown_array",

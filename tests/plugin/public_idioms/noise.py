@@ -233,3 +233,22 @@ def unpack_com(x: jax.Array) -> None:
     x_i.replace(pos=com)
     for row in jnp.zeros((3, 3)):
         reveal_type(row)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+
+
+# A jitted call is Any to mypy alone: only its arrays are the plugin's (brax's wrappers
+# set self._state = None, then the jitted reset's State).
+class JitState(NamedTuple):
+    x: jax.Array
+
+
+@jax.jit
+def jit_reset(k):  # type: ignore[no-untyped-def]
+    return JitState(jnp.zeros(3))
+
+
+class Wrapper:
+    def __init__(self) -> None:
+        self._state = None
+
+    def reset(self) -> None:
+        self._state = jit_reset(1)
