@@ -282,10 +282,14 @@ class TypingPkgPlugin(Plugin):
         everywhere: where the plugin knows its dtype, it must stay so (no
         error the plugin adds is then about anything but dtypes).
         """
-        node = self.lookup_fully_qualified(names.INFERRED_ARRAY)
-        if node is None or not isinstance(node.node, TypeInfo):
+        info = self._class(names.INFERRED_ARRAY)
+        if info is None:
             return typ  # typing_pkg's stubs of an older version
-        return types.inferred(typ, node.node)
+        return types.inferred(typ, info)
+
+    def _class(self, fullname: str) -> TypeInfo | None:
+        """The class ``fullname`` names in the build, ``None`` when its module is not in it."""
+        return types.class_named(self.lookup_fully_qualified, fullname)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Make the rule set's name and sources part of mypy's cache key.
@@ -309,12 +313,8 @@ class TypingPkgPlugin(Plugin):
             return True
         if fullname.startswith("builtins."):
             return False
-        node = self.lookup_fully_qualified(fullname)
-        return (
-            node is not None
-            and isinstance(node.node, TypeInfo)
-            and array_class(node.node) is not None
-        )
+        info = self._class(fullname)
+        return info is not None and array_class(info) is not None
 
     def _is_jax_array_class(self, fullname: str) -> bool:
         """Whether ``fullname`` is ``jax.Array``, our ``Array`` or a subclass of either."""
@@ -322,24 +322,17 @@ class TypingPkgPlugin(Plugin):
             return True
         if fullname.startswith("builtins."):
             return False
-        node = self.lookup_fully_qualified(fullname)
-        return (
-            node is not None
-            and isinstance(node.node, TypeInfo)
-            and (
-                array_class(node.node) is not None
-                or base_of(node.node, names.JAX_ARRAY) is not None
-            )
+        info = self._class(fullname)
+        return info is not None and (
+            array_class(info) is not None or base_of(info, names.JAX_ARRAY) is not None
         )
 
     def _make_array(
         self, dtype: str | None, api: CheckerPluginInterface, context: Context
     ) -> Instance | None:
         """Return ``Array[dtype]`` (``Array[Any]`` for ``None``), ``None`` without typing_pkg."""
-        node = self.lookup_fully_qualified(names.ARRAY)
-        if node is None or not isinstance(node.node, TypeInfo):
-            return None
-        return self._env.array_at(node.node, dtype, api, context)
+        array = self._class(names.ARRAY)
+        return None if array is None else self._env.array_at(array, dtype, api, context)
 
     def _canonical(self, dtype: str) -> str:
         """The dtype a JAX array has for ``dtype`` under the rules (x64 off: 64 → 32 bits)."""
@@ -454,10 +447,10 @@ class TypingPkgPlugin(Plugin):
 
     def _jax_result(self, ctx: FunctionContext | MethodContext) -> Type:
         """A call of JAX's API the table does not type: its ``jax.Array`` results are ours."""
-        node = self.lookup_fully_qualified(names.ARRAY)
-        if node is None or not isinstance(node.node, TypeInfo):
+        array = self._class(names.ARRAY)
+        if array is None:
             return ctx.default_return_type
-        return types.ours(ctx.default_return_type, node.node)
+        return types.ours(ctx.default_return_type, array)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
@@ -476,8 +469,7 @@ class TypingPkgPlugin(Plugin):
         are loaded, and a daemon's next build has new ones
         (``jax_array.promote_foreign_arrays``).
         """
-        found = [self.lookup_fully_qualified(n) for n in _PROMOTED]
-        infos = [n.node if n is not None and isinstance(n.node, TypeInfo) else None for n in found]
+        infos = [self._class(n) for n in _PROMOTED]
         key = tuple(id(info) for info in infos)
         if key == self._promoted or infos[0] is None:
             return
@@ -540,10 +532,10 @@ class TypingPkgPlugin(Plugin):
             types.mentions(t, names.ARRAY) for t in signature.arg_types
         ):
             return signature
-        node = self.lookup_fully_qualified(names.JAX_ARRAY)
-        if node is None or not isinstance(node.node, TypeInfo):
+        jax_class = self._class(names.JAX_ARRAY)
+        if jax_class is None:
             return signature
-        theirs = Instance(node.node, [])
+        theirs = Instance(jax_class, [])
         arg_types = [
             types.replace_instances(
                 t,

@@ -1211,12 +1211,14 @@ class Inference:
         else:
             closure = None
         expanded = len(defn.expanded)
-        # mypy caches the types of the expressions of a statement, keyed by expression: the
-        # body's expressions must be typed again under the specialised parameters.
-        options = api.options
-        cache_disabled = getattr(options, "disable_expression_cache", True)
-        if not cache_disabled:
-            options.disable_expression_cache = True
+        # mypy caches the types of a statement's expressions, keyed by expression, and
+        # empties the cache after each statement.  The body is checked with the cache on (a
+        # long expression of unions takes exponential time without it), from empty, and the
+        # enclosing statement's entries are put back after: the body's own entries are of
+        # its specialised parameters and must not outlive the check.
+        cache = api.expr_checker.expr_cache
+        outer = dict(cache)
+        cache.clear()
         revealed = IterationDependentErrors()
         self._active.append(defn)
         try:
@@ -1247,8 +1249,8 @@ class Inference:
             for var, typ in saved:
                 var.type = typ
             del defn.expanded[expanded:]
-            if not cache_disabled:
-                options.disable_expression_cache = False
+            cache.clear()
+            cache.update(outer)
         if not reveals:  # a check that only infers the return type shows nothing new
             return self._returned(api, defn), errors, None
         self._reveal(api, revealed)

@@ -184,8 +184,7 @@ def jax_array_subclass(ctx: ClassDefContext) -> None:
     _rebase(info, bases)
     # Accepted where ``jax.Array`` (ours) is annotated, as without the plugin: the class
     # promotes to ``Array[Any]`` (JAX's class itself cannot: see promote_foreign_arrays).
-    if not any(isinstance(p, Instance) and p.type is ours for p in info._promote):
-        info._promote = [*info._promote, Instance(ours, [AnyType(TypeOfAny.special_form)])]
+    _promote_to_array(info, ours)
 
 
 def customize_inferred_array(ctx: ClassDefContext) -> None:
@@ -243,10 +242,14 @@ def promote_foreign_arrays(array: TypeInfo, foreign: list[TypeInfo]) -> None:
     ``jax.Array`` cannot promote so: ``Array`` is its subclass, and mypy
     would follow the promotion from ``Array``'s own bases for ever.
     """
-    target = Instance(array, [AnyType(TypeOfAny.special_form)])
     for info in foreign:
-        if not any(isinstance(p, Instance) and p.type is array for p in info._promote):
-            info._promote = [*info._promote, target]
+        _promote_to_array(info, array)
+
+
+def _promote_to_array(info: TypeInfo, array: TypeInfo) -> None:
+    """Let ``info``'s instances stand where ``Array[Any]`` is expected (once)."""
+    if not any(isinstance(p, Instance) and p.type is array for p in info._promote):
+        info._promote = [*info._promote, Instance(array, [AnyType(TypeOfAny.special_form)])]
 
 
 def customize_dtype_meta(ctx: ClassDefContext) -> None:

@@ -41,7 +41,6 @@ from mypy.nodes import (
     RefExpr,
     TempNode,
     TupleExpr,
-    TypeInfo,
     Var,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
@@ -66,7 +65,7 @@ from mypy.types import (
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
 from mypy_plugin.inference import Inference, dtype_view, erase_dtypes
-from mypy_plugin.types import Lookup, classify, expand, inferred, literal_bool
+from mypy_plugin.types import Lookup, class_named, classify, expand, inferred, literal_bool
 
 __all__ = [
     "GRADIENT",
@@ -147,10 +146,8 @@ class Transforms:
     # ------------------------------------------------------------- wrappers
 
     def _wrapper(self) -> Instance | None:
-        node = self.lookup(names.JIT_WRAPPED)
-        if node is not None and isinstance(node.node, TypeInfo):
-            return Instance(node.node, [])
-        return None
+        info = class_named(self.lookup, names.JIT_WRAPPED)
+        return None if info is None else Instance(info, [])
 
     def wrapped(self, kind: str, fun: Type, api: CheckerPluginInterface) -> Type | None:
         """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's.
@@ -174,10 +171,10 @@ class Transforms:
                 )
             else:
                 function = dtype_view(function)
-            node = self.lookup(names.INFERRED_ARRAY)
-            if node is not None and isinstance(node.node, TypeInfo):  # Any to mypy alone
+            inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
+            if inferred_array is not None:  # Any to mypy alone
                 function = function.copy_modified(
-                    ret_type=inferred(function.ret_type, node.node, unknown_as_any=False)
+                    ret_type=inferred(function.ret_type, inferred_array, unknown_as_any=False)
                 )
         if kind in ("jit", "pmap"):
             wrapper = self._wrapper()

@@ -56,6 +56,7 @@ __all__ = [
     "any_array",
     "array_class",
     "base_of",
+    "class_named",
     "classify",
     "dtype_token",
     "expand",
@@ -74,6 +75,12 @@ __all__ = [
 
 Lookup = Callable[[str], SymbolTableNode | None]
 """Look a fully qualified name up in the build (``Plugin.lookup_fully_qualified``)."""
+
+
+def class_named(lookup: Lookup, fullname: str) -> TypeInfo | None:
+    """The class ``fullname`` names in the build, ``None`` when its module is not in it."""
+    node = lookup(fullname)
+    return node.node if node is not None and isinstance(node.node, TypeInfo) else None
 
 
 class Operand:
