@@ -254,10 +254,14 @@ class TypingPkgPlugin(Plugin):
         says (``jnp.int32(0)``: JAX declares ``jnp.int32`` ``Any``).
         """
         adjust = self._inference.rebinding
-        inferred = self._inferred_where_any(callback, any_to_mypy=any_to_mypy)
+        made_inferred = self._inferred
 
         def rebound(ctx: _Ctx) -> Type:
-            return adjust(ctx.api, ctx.context, inferred(ctx))
+            result = callback(ctx)
+            as_any = any_to_mypy or _any_to_mypy(ctx)
+            if as_any:
+                result = made_inferred(result)
+            return adjust(ctx.api, ctx.context, result, any_to_mypy=as_any)
 
         return rebound
 

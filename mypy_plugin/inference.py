@@ -73,6 +73,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
+from functools import partial
 from typing import Final
 
 from mypy.checker import TypeChecker
@@ -142,7 +143,14 @@ from mypy.types import (
 
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.names import NUMPY_NDARRAY
-from mypy_plugin.types import any_array, array_class, classify, expand, is_inferred
+from mypy_plugin.types import (
+    any_array,
+    array_class,
+    classify,
+    expand,
+    is_dtype_class,
+    is_inferred,
+)
 
 __all__ = [
     "Inference",
@@ -823,8 +831,19 @@ class Inference:
 
     # -------------------------------------------------------------- rebinding
 
-    def rebinding(self, api: CheckerPluginInterface, context: Context, result: Type) -> Type:
-        """Adjust a value the plugin typed when it binds a rebound variable (see above)."""
+    def rebinding(
+        self,
+        api: CheckerPluginInterface,
+        context: Context,
+        result: Type,
+        *,
+        any_to_mypy: bool = False,
+    ) -> Type:
+        """Adjust a value the plugin typed when it binds a rebound variable (see above).
+
+        ``any_to_mypy``: the value is ``Any`` to mypy alone (a pytree ``jax.tree.map``
+        returns): a variable it defines is declared ``Any``, as mypy alone declares it.
+        """
         if not isinstance(api, TypeChecker) or redefinition_allowed(api.options):
             return result
         facts = self.facts(api)
@@ -833,7 +852,12 @@ class Inference:
         found = facts.bindings.get(id(context))
         if found is None or found.value is not context:
             return result
-        one = self._define_one if found.defines else self._rebind_one
+        if found.defines:
+            one: Callable[[TypeChecker, NameExpr | None, Type], Type] = partial(
+                self._define_one, as_any=any_to_mypy
+            )
+        else:
+            one = self._rebind_one
         proper = get_proper_type(result)
         if len(found.names) == 1:
             return one(api, found.names[0], result)
@@ -856,7 +880,9 @@ class Inference:
         return result
 
     @staticmethod
-    def _define_one(api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
+    def _define_one(
+        api: TypeChecker, name: NameExpr | None, value: Type, as_any: bool = False
+    ) -> Type:
         """The first binding of a rebound variable: declared without dtypes, narrowed to them.
 
         The variable's declared (inferred) type becomes the value's with its
@@ -866,9 +892,10 @@ class Inference:
         """
         if name is None or not isinstance(name.node, Var):
             return value
-        if is_inferred(value):
-            # Any to mypy alone: the variable is declared Any as mypy alone declares it (any
-            # later value is accepted), and narrowed to the value's dtypes.
+        if as_any or is_inferred(value) or is_dtype_class(value):
+            # Any to mypy alone (a helper's result, jnp.bfloat16): the variable is declared
+            # Any as mypy alone declares it (any later value is accepted), and narrowed to the
+            # value's dtypes.
             var = name.node
             if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
                 return value  # declared elsewhere (a class attribute): leave it

@@ -356,11 +356,21 @@ class Transforms:
         if not isinstance(default, TupleType) or len(default.items) != 2:
             return fallback
         if kind == "value_and_grad":
-            return default.copy_modified(items=[value, default.items[1]])
+            return default.copy_modified(
+                items=[self._as_mypy(value, default.items[0]), default.items[1]]
+            )
         proper = get_proper_type(value)
         if isinstance(proper, TupleType) and len(proper.items) == 2:
-            return default.copy_modified(items=[default.items[0], proper.items[_AUX_INDEX]])
+            aux_type = self._as_mypy(proper.items[_AUX_INDEX], default.items[_AUX_INDEX])
+            return default.copy_modified(items=[default.items[0], aux_type])
         return fallback
+
+    def _as_mypy(self, typ: Type, theirs: Type) -> Type:
+        """``typ`` where mypy alone has ``theirs``: ``InferredArray`` where that is ``Any``."""
+        inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
+        if inferred_array is None or not isinstance(get_proper_type(theirs), AnyType):
+            return typ
+        return inferred(typ, inferred_array)
 
     def _function_value(
         self, ctx: FunctionContext | MethodContext, callee: CallableType
@@ -409,7 +419,11 @@ class Transforms:
             return _call_through_mypy(api, function, function_type, leaves, ctx.context)
 
         mapped = _map_tree(ctx.arg_types[1][0], rests, apply)
-        return ctx.default_return_type if mapped is None else mapped
+        return (
+            ctx.default_return_type
+            if mapped is None
+            else self._as_mypy(mapped, ctx.default_return_type)
+        )
 
     def tree_leaves_callback(self, ctx: FunctionContext) -> Type:
         """``jax.tree.leaves(tree)``: a list of its leaves (their union)."""

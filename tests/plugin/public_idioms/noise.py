@@ -252,3 +252,25 @@ class Wrapper:
 
     def reset(self) -> None:
         self._state = jit_reset(1)
+
+
+# value_and_grad's value is Any to mypy alone (JAX declares the transformed function's
+# result Any): `loss = 0.0; loss += l` (Flax's PPO example), the dtype still known.
+def value_loss(p: jax.Array, x: jax.Array):  # type: ignore[no-untyped-def]
+    return jnp.sum(p * x)
+
+
+def accumulate(params: Array[float32], batches: list[Array[float32]]) -> None:
+    loss = 0.0
+    for batch in batches:
+        value, grads = jax.value_and_grad(value_loss)(params, batch)
+        reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+        loss += value
+
+
+# A pytree jax.tree.map returns is Any to mypy alone: a variable it defines takes any
+# later value (brax's metrics dict, rebuilt with floats).
+def rebuild(metrics: dict[str, Array[float32]]) -> None:
+    means = jax.tree.map(jnp.mean, metrics)
+    reveal_type(means)  # R: dict[str, typing_pkg.typing.Array[typing_pkg.dtypes.float32]]
+    means = {"sps": 1.0}
