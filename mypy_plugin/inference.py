@@ -106,6 +106,7 @@ from mypy.nodes import (
     LambdaExpr,
     ListExpr,
     MatchStmt,
+    MemberExpr,
     MypyFile,
     NameExpr,
     NonlocalDecl,
@@ -113,6 +114,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RaiseStmt,
     ReturnStmt,
+    StarExpr,
     Statement,
     TryStmt,
     TupleExpr,
@@ -259,6 +261,8 @@ class ModuleFacts:
         """Variables assigned once, a number literal (``d_model, n = 8, 16``), by ``Var``."""
         self.parents: dict[int, FuncItem] = {}
         """The function each nested function is defined in."""
+        self.variables: dict[int, list[Var]] = {}
+        """The variables each function's body infers the type of (its nested functions' too)."""
         self.discarded: dict[int, CallExpr] = {}
         """Calls whose value is discarded (an expression statement: ``main()``), by id."""
         self.memo: dict[tuple[int, tuple[Type, ...]], _Memo] = {}
@@ -284,9 +288,11 @@ class ModuleFacts:
         returns: list[ReturnStmt] = []
         assignments: list[tuple[Expression | Statement, list[NameExpr | None]]] = []
         other: set[str] = set()
-        self._walk(body, declared, returns, assignments, other)
+        variables: list[Var] = []
+        self._walk(body, declared, returns, assignments, other, variables)
         if function is not None:
             self.returns[id(function)] = returns
+            self.variables[id(function)] = variables
         counts: dict[str, int] = dict.fromkeys((*params, *other, *declared), 1)
         for _, names in assignments:
             for name in names:
@@ -330,15 +336,20 @@ class ModuleFacts:
         returns: list[ReturnStmt],
         assignments: list[tuple[Expression | Statement, list[NameExpr | None]]],
         other: set[str],
+        variables: list[Var],
     ) -> None:
         for stmt in body:
             if isinstance(stmt, ForStmt):
                 other.update(n.name for n in _target_names(stmt.index))
+                variables += _inferred_targets(stmt.index)
             elif isinstance(stmt, WithStmt):
                 for target in stmt.target:
                     if target is not None:
                         other.update(n.name for n in _target_names(target))
+                        variables += _inferred_targets(target)
             if isinstance(stmt, AssignmentStmt):
+                for lvalue in stmt.lvalues:
+                    variables += _inferred_targets(lvalue)
                 if stmt.unanalyzed_type is None:
                     for lvalue in stmt.lvalues:
                         names = _positions(lvalue, declared)
@@ -354,8 +365,10 @@ class ModuleFacts:
                 self.discarded[id(stmt.expr)] = stmt.expr
             elif isinstance(stmt, FuncDef):
                 self._function(stmt)
+                variables += self.variables.get(id(stmt), [])
             elif isinstance(stmt, Decorator):
                 self._function(stmt.func)
+                variables += self.variables.get(id(stmt.func), [])
             elif isinstance(stmt, OverloadedFuncDef):
                 for item in stmt.items:
                     if isinstance(item, Decorator):
@@ -370,7 +383,7 @@ class ModuleFacts:
                 self._scope(stmt.defs.body, set(), None)
             else:
                 for block in _blocks(stmt):
-                    self._walk(block.body, declared, returns, assignments, other)
+                    self._walk(block.body, declared, returns, assignments, other, variables)
 
     def _function(self, func: FuncItem) -> None:
         self.functions[id(func)] = func
@@ -420,6 +433,19 @@ def _literals(value: Expression | Statement, count: int) -> list[int | float | N
     if isinstance(value, TupleExpr) and len(value.items) == count:
         return [_literal(item) for item in value.items]
     return [None] * count
+
+
+def _inferred_targets(target: Expression) -> list[Var]:
+    """The variables an assignment target defines by inference (``x``, ``self.x``, ``a, *b``)."""
+    if isinstance(target, NameExpr):
+        return [target.node] if target.is_inferred_def and isinstance(target.node, Var) else []
+    if isinstance(target, MemberExpr):
+        return [target.def_var] if target.is_inferred_def and target.def_var is not None else []
+    if isinstance(target, StarExpr):
+        return _inferred_targets(target.expr)
+    if isinstance(target, TupleExpr | ListExpr):
+        return [v for item in target.items for v in _inferred_targets(item)]
+    return []
 
 
 def _target_names(target: Expression) -> list[NameExpr]:
@@ -1228,6 +1254,17 @@ class Inference:
     ) -> tuple[Type | None, list[ErrorInfo], IterationDependentErrors | None]:
         """Check ``defn``'s body under ``override``; return what it returns and our errors."""
         saved = [(arg.variable, arg.variable.type) for arg in defn.arguments]
+        # mypy sets the type of each variable the body infers, and the frames it was first
+        # bound in (`x = None` in the other branch of an `if` makes it Optional only from
+        # there): the function's own check, before or after this one, must find them as it
+        # left them.
+        facts = self.facts(api)
+        local: list[Var] = []
+        if facts is not None and facts.functions.get(id(defn)) is defn:
+            local = facts.variables.get(id(defn), [])
+            saved += [(var, var.type) for var in local]
+        frames = api.var_decl_frames
+        saved_frames = [(var, frames.get(var)) for var in local]
         closure = self._closures.get(id(defn))
         if closure is not None and closure[0] is defn and closure[1] not in self._active:
             # A nested function called after its enclosing function returned it: the
@@ -1275,6 +1312,11 @@ class Inference:
             self._active.pop()
             for var, typ in saved:
                 var.type = typ
+            for var, found in saved_frames:
+                if found is None:
+                    frames.pop(var, None)
+                else:
+                    frames[var] = found
             del defn.expanded[expanded:]
             cache.clear()
             cache.update(outer)
