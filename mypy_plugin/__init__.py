@@ -219,7 +219,7 @@ class TypingPkgPlugin(Plugin):
         }
         self._dtype_attribute: Final = partial(hooks.dtype_attribute_callback, env)
         self._index: Final = self._inferred_where_any(partial(hooks.index_callback, env))
-        self._numpy_ufunc: Final = partial(hooks.numpy_ufunc_callback, env)
+        self._numpy_ufunc: Final = self._rebound(partial(hooks.numpy_ufunc_callback, env))
         self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
             **{
                 m: rebound(partial(hooks.numpy_callback, env, op, False))

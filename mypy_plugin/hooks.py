@@ -523,12 +523,20 @@ def numpy_ufunc_callback(env: Env, ctx: MethodContext) -> Type:
         resolved = ufunc.resolve_dtypes((*inputs, None))
     except (TypeError, ValueError):  # no loop: NumPy raises at run time too
         return ctx.default_return_type
+    if resolved[-1].name not in _PY_SUBCLASSES:
+        # An integer or bool scalar is no int or bool to mypy: `min(n, np.gcd(a, b))` would
+        # be a protocol, refused where mypy alone had Any.
+        return ctx.default_return_type
     node = env.lookup(f"numpy.{resolved[-1].name}")
     if node is not None and isinstance(node.node, TypeInfo) and not node.node.type_vars:
         return Instance(node.node, [])
     if node is not None and isinstance(node.node, TypeAlias):
         return node.node.target
     return ctx.default_return_type
+
+
+_PY_SUBCLASSES: Final = frozenset({"float64", "complex128"})
+"""NumPy's scalar types that derive from Python's (``np.float64`` is a ``float``)."""
 
 
 def _literal_int(typ: ProperType) -> int | None:

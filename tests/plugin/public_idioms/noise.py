@@ -274,3 +274,18 @@ def rebuild(metrics: dict[str, Array[float32]]) -> None:
     means = jax.tree.map(jnp.mean, metrics)
     reveal_type(means)  # R: dict[str, typing_pkg.typing.Array[typing_pkg.dtypes.float32]]
     means = {"sps": 1.0}
+
+
+# A NumPy ufunc of Python numbers is Any to NumPy's stubs.  An integer result stays so
+# (neural-tangents' `min(batch_size, np.gcd(n1, n2) // devices)`: np.int64 is no int to
+# mypy); a float one is np.float64, a float, and its variable takes any later value.
+def batch_sizes(n1: int, n2: int, batch_size: int, devices: int) -> int:
+    largest = np.gcd(n1, n2) // devices
+    return min(batch_size, largest)
+
+
+def scaled(n: int) -> None:
+    root = np.sqrt(n)
+    reveal_type(root)  # R: numpy.float64
+    reveal_type(jnp.ones(3, jnp.float32) / root)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    root = 1
