@@ -705,9 +705,13 @@ _CONTAINERS: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tupl
 
 
 def _program_class(api: TypeChecker, info: TypeInfo) -> bool:
-    """Whether ``info`` is a class the program defines (not a library's, not a builtin)."""
+    """Whether ``info`` is a concrete class the program defines (not a library's, not a builtin).
+
+    An abstract class is not one: its instances are its subclasses', whose own
+    methods the program calls (kfac-jax's ``LossFunction``).
+    """
     tree = api.modules.get(info.module_name)
-    return tree is not None and is_program_module(tree)
+    return tree is not None and is_program_module(tree) and not info.is_abstract
 
 
 def erase_all(typ: Type) -> Type:

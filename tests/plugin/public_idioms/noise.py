@@ -6,6 +6,7 @@ it is without the plugin: ``tests/plugin/test_public_idioms.py`` checks it in
 one mypy run.
 """
 
+import abc
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, Union
 
@@ -289,3 +290,28 @@ def scaled(n: int) -> None:
     reveal_type(root)  # R: numpy.float64
     reveal_type(jnp.ones(3, jnp.float32) / root)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     root = 1
+
+
+# What an unannotated function returns keeps the program's own classes, but an abstract
+# one: its instances are its subclasses' (kfac-jax's losses, typed LossFunction, call
+# NegativeLogProbLoss's methods).
+class Loss(abc.ABC):
+    @abc.abstractmethod
+    def evaluate(self) -> jax.Array: ...
+
+
+class LogProbLoss(Loss):
+    def evaluate(self) -> jax.Array:
+        return jnp.zeros(())
+
+    def sample(self) -> jax.Array:
+        return jnp.ones(())
+
+
+def registered(losses: tuple[Loss, ...]):  # type: ignore[no-untyped-def]
+    return losses
+
+
+def estimate(losses: tuple[Loss, ...]) -> None:
+    for loss in registered(losses):
+        loss.sample()
