@@ -161,6 +161,21 @@ def test_a_reworded_error_pairs_an_added_and_a_removed_one() -> None:
     assert (pair.before, pair.after) == (old, new)
 
 
+def test_a_reworded_error_may_change_its_code_or_be_spelt_twice() -> None:
+    # x += p: [operator] without the plugin, [arg-type] of Array.__iadd__ with it
+    operator = _error(6, "operator", 'Unsupported operand types for + ("Array" and "P")')
+    iadd = _error(6, "arg-type", 'Argument 1 to "__iadd__" of "Array" has incompatible type "P"')
+    # a @ x + b @ y: one message without the plugin, two spellings with it
+    once = _error(8, "operator", 'Unsupported operand types for @ ("P" and "Array")')
+    first = _error(8, "operator", 'Unsupported operand types for @ ("P" and "Array[Any]")')
+    second = _error(8, "operator", 'Unsupported operand types for @ ("P" and "Array[float32]")')
+    new = _error(9, "operator", "something else")
+    without, with_plugin = [operator, once], [iadd, first, second, new]
+    added = difference(with_plugin, without)
+    pairs = pair_reworded(added, difference(without, with_plugin), without)
+    assert [(p.before, p.after) for p in pairs] == [(once, first), (operator, iadd), (once, second)]
+
+
 def test_mypy_output_is_read() -> None:
     output = (
         "pkg/a.py:3: error: Unsupported operand dtypes for *  [dtype-promotion]\n"

@@ -47,9 +47,14 @@ minus those an ``exclude`` regex finds in their relative path:
   --show-error-codes``.  The errors are compared as multisets of (file, line,
   code, message): each error only the plugin's run reports is listed in full
   (``+``), and each one it no longer reports (``-``, informative); an added
-  and a removed error at the same file, line and code are shown as a pair
-  (``~``): the same error reworded, mostly ``jax.Array`` now spelt
-  ``Array[Any]`` (they still count among the added and the removed).
+  error that rewords one mypy alone reports is shown paired with it (``~``;
+  ``checkers.pair_reworded``): a removed error at the same file, line and
+  code (mostly ``jax.Array`` now spelt ``Array[Any]``), else a removed one at
+  the same line with another code (``x += p``: ``[operator]`` alone,
+  ``[arg-type]`` of ``Array.__iadd__`` with the plugin), else any error at
+  the same file, line and code (mypy says a message once a line; the plugin
+  spells two operands apart).  They still count among the added and the
+  removed.
 * **Coverage.**  The checked files, instrumented by
   ``tools/corpus_coverage.py`` (``reveal_type(name)`` after each assignment
   site) in a mirror of the project's tree, go through mypy with the plugin:

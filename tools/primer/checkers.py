@@ -94,16 +94,43 @@ class Reworded:
     after: Diagnostic
 
 
-def pair_reworded(added: Sequence[Diagnostic], removed: Sequence[Diagnostic]) -> list[Reworded]:
-    """Pair each added error with a removed one at the same file, line and code, if any."""
-    pool: dict[tuple[str, int, str], list[Diagnostic]] = {}
+def pair_reworded(
+    added: Sequence[Diagnostic], removed: Sequence[Diagnostic], before: Sequence[Diagnostic] = ()
+) -> list[Reworded]:
+    """Pair each added error with the error it rewords, if any, the closest match first.
+
+    1. a removed error at the same file, line and code;
+    2. a removed error at the same file and line, another code (``x += y`` refused as
+       ``[operator]`` without the plugin, as ``[arg-type]`` of ``Array.__iadd__`` with it);
+    3. any error of ``before`` (the run without) at the same file, line and code: mypy
+       reports a message once a line, and the plugin spells two operands' types apart
+       (``P @ Array[Any]``, ``P @ Array[float32]``) where ``P @ Array`` was said once.
+    """
+    by_code: dict[tuple[str, int, str], list[Diagnostic]] = {}
+    by_line: dict[tuple[str, int], list[Diagnostic]] = {}
     for diagnostic in removed:
-        pool.setdefault((diagnostic.file, diagnostic.line, diagnostic.code), []).append(diagnostic)
+        by_code.setdefault((diagnostic.file, diagnostic.line, diagnostic.code), []).append(
+            diagnostic
+        )
+        by_line.setdefault((diagnostic.file, diagnostic.line), []).append(diagnostic)
+    places = {(d.file, d.line, d.code): d for d in before}
     pairs: list[Reworded] = []
+    left: list[Diagnostic] = []
     for diagnostic in added:
-        candidates = pool.get((diagnostic.file, diagnostic.line, diagnostic.code))
+        candidates = by_code.get((diagnostic.file, diagnostic.line, diagnostic.code))
+        if candidates:
+            found = candidates.pop(0)
+            by_line[(found.file, found.line)].remove(found)
+            pairs.append(Reworded(found, diagnostic))
+        else:
+            left.append(diagnostic)
+    for diagnostic in left:
+        candidates = by_line.get((diagnostic.file, diagnostic.line))
+        place = places.get((diagnostic.file, diagnostic.line, diagnostic.code))
         if candidates:
             pairs.append(Reworded(candidates.pop(0), diagnostic))
+        elif place is not None:
+            pairs.append(Reworded(place, diagnostic))
     return pairs
 
 

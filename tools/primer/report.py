@@ -9,11 +9,11 @@ measured, ``?`` one a failed run left unknown, ``12?`` a count from a run that
 stopped early (an INTERNAL ERROR).
 
 In the details, ``+`` is an added error, ``-`` a removed one, and ``~ -`` /
-``~ +`` an error reported at the same file, line and code in other words (a
+``~ +`` an error of the run without, reworded (``checkers.pair_reworded``: a
 plugin that spells ``jax.Array`` as ``Array[Any]`` rewords the messages that
 name it).  The table's ``+mypy`` and ``+pyright`` count the added errors that
-are not rewordings: an error at a place (file, line, code) where the run
-without the plugin or stubs has none.
+are not rewordings: an error at a line where the run without the plugin or
+stubs reports none, or none with its code.
 """
 
 from __future__ import annotations

@@ -253,7 +253,7 @@ def compare_mypy(
         plugin_warm=plugin_warm,
         added=added,
         removed=removed,
-        reworded=pair_reworded(added, removed),
+        reworded=pair_reworded(added, removed, runs["plain cold"].errors),
         internal={label: run.internal for label, run in runs.items() if run.internal},
         failures={label: run.failure for label, run in runs.items() if run.failure},
         warm_differs=warm_differs,
@@ -370,7 +370,7 @@ def compare_pyright(
         without_stubs=without_stubs,
         added=added,
         removed=removed,
-        reworded=pair_reworded(added, removed),
+        reworded=pair_reworded(added, removed, without_stubs.errors),
         ratio=ratio(with_stubs.seconds, without_stubs.seconds),
     )
 
