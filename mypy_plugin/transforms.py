@@ -64,7 +64,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, dtype_view, erase_dtypes
+from mypy_plugin.inference import Inference, arrays_only, dtype_view, erase_dtypes
 from mypy_plugin.types import Lookup, class_named, classify, expand, inferred, literal_bool
 
 __all__ = [
@@ -350,23 +350,34 @@ class Transforms:
             if not (isinstance(proper_result, Instance) and classify(proper_result) is not None):
                 fallback = AnyType(TypeOfAny.special_form)
         value = self._function_value(ctx, callee)  # f is checked for these arguments too
+        # JAX declares what grad(f) returns Any: every part keeps only its arrays, and the
+        # value and auxiliary data are Any to mypy alone (InferredArray), as a jitted call's
+        # result is.  The gradients stay the arrays mypy solved them to (as the arguments,
+        # by the type variable of the parameter: a loop's next call is solved in their
+        # context).
         if value is None or (kind != "value_and_grad" and not has_aux):
-            return fallback
+            return arrays_only(fallback)
         default = get_proper_type(fallback)
         if not isinstance(default, TupleType) or len(default.items) != 2:
-            return fallback
+            return arrays_only(fallback)
         if kind == "value_and_grad":
-            return default.copy_modified(
-                items=[self._as_mypy(value, default.items[0]), default.items[1]]
-            )
+            gradients = arrays_only(default.items[1])
+            return default.copy_modified(items=[self._as_mypy(value), gradients])
         proper = get_proper_type(value)
         if isinstance(proper, TupleType) and len(proper.items) == 2:
-            aux_type = self._as_mypy(proper.items[_AUX_INDEX], default.items[_AUX_INDEX])
-            return default.copy_modified(items=[default.items[0], aux_type])
-        return fallback
+            aux_type = self._as_mypy(proper.items[_AUX_INDEX])
+            return default.copy_modified(items=[arrays_only(default.items[0]), aux_type])
+        return arrays_only(fallback)
 
-    def _as_mypy(self, typ: Type, theirs: Type) -> Type:
-        """``typ`` where mypy alone has ``theirs``: ``InferredArray`` where that is ``Any``."""
+    def _as_mypy(self, typ: Type) -> Type:
+        """What mypy alone types ``Any``, as the plugin gives it: its arrays, inferred."""
+        inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
+        if inferred_array is None:
+            return typ
+        return inferred(arrays_only(typ), inferred_array)
+
+    def _inferred_where_any(self, typ: Type, theirs: Type) -> Type:
+        """``typ`` where mypy alone has ``theirs``: its arrays inferred where that is ``Any``."""
         inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
         if inferred_array is None or not isinstance(get_proper_type(theirs), AnyType):
             return typ
@@ -422,7 +433,7 @@ class Transforms:
         return (
             ctx.default_return_type
             if mapped is None
-            else self._as_mypy(mapped, ctx.default_return_type)
+            else self._inferred_where_any(mapped, ctx.default_return_type)
         )
 
     def tree_leaves_callback(self, ctx: FunctionContext) -> Type:

@@ -7,7 +7,7 @@ one mypy run.
 """
 
 import abc
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Union
 
 from typing_extensions import TypeAliasType
@@ -315,3 +315,17 @@ def registered(losses: tuple[Loss, ...]):  # type: ignore[no-untyped-def]
 def estimate(losses: tuple[Loss, ...]) -> None:
     for loss in registered(losses):
         loss.sample()
+
+
+# A gradient is what JAX declares Any: its arrays only (neural-tangents differentiates
+# at a NamedTuple field declared Optional, known not None there).
+class OdeState(NamedTuple):
+    fx: jax.Array | None
+    k: jax.Array
+
+
+def flow(state: OdeState, loss: Callable[[jax.Array, jax.Array], float]) -> jax.Array:
+    grad_loss = jax.grad(lambda fx: loss(fx, state.k))
+    dy = grad_loss(state.fx)
+    reveal_type(dy)  # R: Any
+    return jnp.tensordot(state.k, dy, 1)
