@@ -44,6 +44,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.subtypes import is_subtype
 from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
@@ -528,6 +529,11 @@ class Transforms:
         branches = [(ctx.arg_types[i][0], ctx.args[i][0]) for i in (1, 2)]
         first, second = (self._call_body(ctx.api, branch, operands) for branch in branches)
         if first is None or second is None:
+            return ctx.default_return_type
+        plain_first, plain_second = erase_dtypes(first), erase_dtypes(second)
+        if not (is_subtype(plain_first, plain_second) and is_subtype(plain_second, plain_first)):
+            # Branches of other types but dtypes (jumanji's split_horizontally declared to
+            # return a tuple, returning the NamedTuple its twin returns): JAX's answer.
             return ctx.default_return_type
         mismatch = _first_mismatch(first, second)
         if mismatch is not None:

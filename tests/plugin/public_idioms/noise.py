@@ -329,3 +329,23 @@ def flow(state: OdeState, loss: Callable[[jax.Array, jax.Array], float]) -> jax.
     dy = grad_loss(state.fx)
     reveal_type(dy)  # R: Any
     return jnp.tensordot(state.k, dy, 1)
+
+
+# lax.cond of branches whose types differ but for dtypes is JAX's Any (jumanji's
+# split_horizontally declares a tuple and returns the NamedTuple its twin returns).
+class MazeState(NamedTuple):
+    maze: jax.Array
+    key: jax.Array
+
+
+def split_across(state: MazeState, c: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return MazeState(state.maze, state.key)  # type: ignore[return-value]
+
+
+def split_along(state: MazeState, c: jax.Array) -> MazeState:
+    return state
+
+
+def split_next(state: MazeState, c: jax.Array) -> MazeState:
+    new: MazeState = jax.lax.cond(c > 0, split_across, split_along, state, c)
+    return new
