@@ -259,8 +259,14 @@ class TypingPkgPlugin(Plugin):
         def rebound(ctx: _Ctx) -> Type:
             result = callback(ctx)
             as_any = any_to_mypy or _any_to_mypy(ctx)
+
+            def keep(typ: Type) -> Type:  # what mypy alone calls Any: its arrays, inferred
+                return made_inferred(inference.program_arrays(ctx.api, typ))
+
             if as_any:
-                result = made_inferred(result)
+                result = keep(result)
+            else:  # a tuple JAX's types declare with Any items (a scan's stacked outputs)
+                result = types.where_any(ctx.default_return_type, result, keep)
             return adjust(ctx.api, ctx.context, result, any_to_mypy=as_any)
 
         return rebound

@@ -161,6 +161,7 @@ __all__ = [
     "erase_dtypes",
     "has_unknown_array",
     "is_program_module",
+    "program_arrays",
     "redefinition_allowed",
 ]
 
@@ -435,6 +436,29 @@ def _literals(value: Expression | Statement, count: int) -> list[int | float | N
     return [None] * count
 
 
+def _in_place_on_declared(api: TypeChecker, context: Context, result: Type) -> Type:
+    """``x op= y`` on a name the program declared: its declaration, where it holds the result.
+
+    A value narrowed further than its declaration (``x: jax.Array``, then ``x =
+    jnp.argsort(x)``) takes any value the declaration accepts: ``x /= n`` makes
+    it ``float32``, as JAX rebinds it.  mypy checks the result against the
+    narrowed type, and keeps that: the check gets the declaration (of unknown
+    dtypes there), the name is narrowed to the result.
+    A result the declaration refuses stays (``a: Array[int8]; a += b`` of
+    ``int16``: reported).
+    """
+    if not isinstance(context, OperatorAssignmentStmt) or not isinstance(context.lvalue, NameExpr):
+        return result
+    var = context.lvalue.node
+    if not isinstance(var, Var) or var.is_inferred or var.type is None:
+        return result
+    narrowed = api.lookup_type_or_none(context.lvalue)
+    if narrowed is None or is_subtype(result, narrowed) or not is_subtype(result, var.type):
+        return result
+    api.binder.put(context.lvalue, result)  # mypy leaves the name narrowed as it was
+    return var.type
+
+
 def _inferred_targets(target: Expression) -> list[Var]:
     """The variables an assignment target defines by inference (``x``, ``self.x``, ``a, *b``)."""
     if isinstance(target, NameExpr):
@@ -579,7 +603,7 @@ def arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None = No
     An unannotated function's call is ``Any`` to mypy, and so is a call of a
     function JAX's ``jit`` wraps: the plugin gives the arrays they return, in
     tuples, lists and dicts (``dict[str, Array[float32]]``; ``(loss, 0)`` is
-    ``tuple[Array[float32], Any]``) and, where ``program_class`` says so,
+    ``tuple[Array[float32], Any]``), NumPy's scalars and, where ``program_class`` says so,
     instances of the program's own classes (its NamedTuples, dataclasses).
     Everything else — a library's class (``jraph.GraphsTuple``, whose field
     annotations are narrower than what its users store), a callable, a
@@ -598,7 +622,9 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
         return any_type, False
     if isinstance(proper, Instance):
         operand = classify(proper)
-        if operand is not None and operand.is_array:
+        if operand is not None and (
+            operand.is_array or not proper.type.fullname.startswith("builtins.")
+        ):  # an array, or a NumPy scalar (np.float64: what np.sqrt(n) gives)
             return typ, True
         if proper.type.fullname in _CONTAINERS and proper.args:
             keyed = proper.type.fullname == "builtins.dict"
@@ -630,6 +656,13 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
         if all(has and t is item for (t, has), item in zip(pairs, proper.items, strict=True)):
             return typ, True
     return any_type, False
+
+
+def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
+    """``arrays_only(typ)``, keeping the program's own concrete classes (its NamedTuples)."""
+    if not isinstance(api, TypeChecker):
+        return arrays_only(typ)
+    return arrays_only(typ, lambda info: _program_class(api, info))
 
 
 def refine_dtypes(
@@ -881,7 +914,7 @@ class Inference:
             return result
         found = facts.bindings.get(id(context))
         if found is None or found.value is not context:
-            return result
+            return _in_place_on_declared(api, context, result)
         if found.defines:
             one: Callable[[TypeChecker, NameExpr | None, Type], Type] = partial(
                 self._define_one, as_any=any_to_mypy
@@ -1112,7 +1145,7 @@ class Inference:
         if result is None:
             return default
         if unannotated or isinstance(get_proper_type(declared_ret), AnyType):
-            return arrays_only(result, lambda info: _program_class(api, info))
+            return program_arrays(api, result)
         if not is_subtype(result, declared_ret):
             return default
         return refine_dtypes(declared_ret, result, lambda info: _program_class(api, info))

@@ -418,6 +418,8 @@ class Transforms:
         """
         if len(ctx.arg_types) < 2 or len(ctx.arg_types[0]) != 1 or len(ctx.arg_types[1]) != 1:
             return ctx.default_return_type
+        if any(kind.is_star() for kinds in ctx.arg_kinds for kind in kinds):
+            return ctx.default_return_type  # tree_map(f, *trees): which is the tree is not known
         api = ctx.api
         if not isinstance(api, TypeChecker):
             return ctx.default_return_type

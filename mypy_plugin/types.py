@@ -72,6 +72,7 @@ __all__ = [
     "mentions",
     "ours",
     "replace_instances",
+    "where_any",
 ]
 
 Lookup = Callable[[str], SymbolTableNode | None]
@@ -203,6 +204,28 @@ def is_dtype_class(typ: Type) -> bool:
         and marker_of(item.item.type) is not None
         for item in found
     )
+
+
+def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type:
+    """``ours`` with ``replace`` applied where ``theirs`` (mypy's own answer) is ``Any``.
+
+    The two are walked together through tuples of the same length; elsewhere
+    ``ours`` stands.
+    """
+    mine = get_proper_type(theirs)
+    if isinstance(mine, AnyType):
+        return replace(ours)
+    found = get_proper_type(ours)
+    if (
+        isinstance(mine, TupleType)
+        and isinstance(found, TupleType)
+        and len(mine.items) == len(found.items)
+    ):
+        items = [where_any(a, b, replace) for a, b in zip(mine.items, found.items, strict=True)]
+        if all(a is b for a, b in zip(items, found.items, strict=True)):
+            return ours
+        return found.copy_modified(items=items)
+    return ours
 
 
 def replace_instances(typ: Type, replace: Callable[[Instance], Type | None]) -> Type:

@@ -349,3 +349,23 @@ def split_along(state: MazeState, c: jax.Array) -> MazeState:
 def split_next(state: MazeState, c: jax.Array) -> MazeState:
     new: MazeState = jax.lax.cond(c > 0, split_across, split_along, state, c)
     return new
+
+
+# jax.tree.map(f, *trees): the first tree is the first of the unpacked ones (brax
+# concatenates two triples of Jacobians), not the tuple of them.
+def jacobians(x: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    return x, x, x
+
+
+def stacked(x: jax.Array) -> None:
+    pairs = jacobians(x), jacobians(x)
+    jac, diag, aref = jax.tree.map(lambda *a: jnp.concatenate(a), *pairs)
+
+
+# x op= y on a declared name narrowed further (brax's centered_rank: x: jnp.ndarray, then
+# argsort's int32, then x /= n): the declaration holds the float result, the name has it.
+def centered_rank(x: jnp.ndarray) -> jnp.ndarray:
+    x = jnp.argsort(jnp.argsort(x))
+    x /= len(x) - 1
+    reveal_type(x)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    return x - 0.5
