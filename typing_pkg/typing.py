@@ -317,8 +317,9 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         """Index or slice; the result keeps the dtype."""
 
     @abstractmethod
-    def __setitem__(self, key: _Key, value: Array[Any] | bool | int | float | complex, /) -> None:
-        """Assign to the selected elements."""
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        """Assign to the selected elements (JAX's arrays refuse at run time, whatever the key:
+        JAX declares any key and value, and so does this)."""
 
     @abstractmethod
     def __bool__(self, /) -> bool: ...

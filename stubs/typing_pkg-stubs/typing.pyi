@@ -1090,8 +1090,9 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         ...
 
     @abstractmethod
-    def __setitem__(self, key: _Key, value: Array[Any] | bool | int | float | complex, /) -> None:
-        """Assign to the selected elements."""
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        """Assign to the selected elements (JAX's arrays refuse at run time, whatever the key:
+        JAX declares any key and value, and so does this)."""
         ...
 
     @abstractmethod
