@@ -209,8 +209,8 @@ def is_dtype_class(typ: Type) -> bool:
 def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type:
     """``ours`` with ``replace`` applied where ``theirs`` (mypy's own answer) is ``Any``.
 
-    The two are walked together through tuples of the same length; elsewhere
-    ``ours`` stands.
+    The two are walked together through tuples of the same length and the
+    type arguments of one class; elsewhere ``ours`` stands.
     """
     mine = get_proper_type(theirs)
     if isinstance(mine, AnyType):
@@ -225,6 +225,17 @@ def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type
         if all(a is b for a, b in zip(items, found.items, strict=True)):
             return ours
         return found.copy_modified(items=items)
+    if (
+        isinstance(mine, Instance)
+        and isinstance(found, Instance)
+        and mine.type is found.type
+        and len(mine.args) == len(found.args)
+        and found.args
+    ):  # list[Any] (jax.tree.leaves): list[what replace makes of ours]
+        args = [where_any(a, b, replace) for a, b in zip(mine.args, found.args, strict=True)]
+        if all(a is b for a, b in zip(args, found.args, strict=True)):
+            return ours
+        return found.copy_modified(args=args)
     return ours
 
 

@@ -369,3 +369,16 @@ def centered_rank(x: jnp.ndarray) -> jnp.ndarray:
     x /= len(x) - 1
     reveal_type(x)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     return x - 0.5
+
+
+# jax.tree.leaves is list[Any] to mypy alone: an unknown dtype stays Any in it (kfac-jax
+# looks its leaves, jaxpr variables declared as arrays, up in a dict of variables).
+def blocks(x: Any) -> tuple[jax.Array, ...]:
+    return x  # type: ignore[no-any-return]
+
+
+def order(x: Any, flat: list[object]) -> None:
+    leaves = jax.tree_util.tree_leaves(blocks(x))
+    reveal_type(leaves)  # R: list[Any]
+    index = {v: i for i, v in enumerate(flat)}
+    print([index[p] for p in leaves])
