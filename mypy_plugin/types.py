@@ -231,6 +231,7 @@ def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type
         and mine.type is found.type
         and len(mine.args) == len(found.args)
         and found.args
+        and classify(found) is None  # a container, not an array (whose argument is a dtype)
     ):  # list[Any] (jax.tree.leaves): list[what replace makes of ours]
         args = [where_any(a, b, replace) for a, b in zip(mine.args, found.args, strict=True)]
         if all(a is b for a, b in zip(args, found.args, strict=True)):
