@@ -908,12 +908,19 @@ def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
 
 
 def scalar_type_callback(hooks: Hooks, marker: str, ctx: FunctionContext) -> Type:
-    """Type ``jnp.float32(2.0)``: JAX's scalar types make arrays (``jnp.asarray(v, dtype)``)."""
+    """Type ``jnp.float32(2.0)``: JAX's scalar types make arrays (``jnp.asarray(v, dtype)``).
+
+    The call is JAX's through ``jax.numpy`` or a variable bound to its scalar
+    type (``f32 = jnp.float32``, jax-md); ``typing_pkg.dtypes.float32(…)`` is not.
+    """
     context = ctx.context
     if not (
         isinstance(context, CallExpr)
         and isinstance(context.callee, RefExpr)
-        and context.callee.fullname.startswith(names.JAX_NUMPY + ".")
+        and (
+            context.callee.fullname.startswith(names.JAX_NUMPY + ".")
+            or isinstance(context.callee.node, Var)
+        )
     ):
         return ctx.default_return_type
     array = hooks.make_array(None, ctx.api, context)

@@ -382,3 +382,13 @@ def order(x: Any, flat: list[object]) -> None:
     reveal_type(leaves)  # R: list[Any]
     index = {v: i for i, v in enumerate(flat)}
     print([index[p] for p in leaves])
+
+
+# A variable bound to JAX's scalar type makes arrays as it does (jax-md's f32 = jnp.float32,
+# then side * f32(0.5)).
+f32 = jnp.float32
+
+
+def periodic(side: float, dR: jax.Array) -> jax.Array:
+    reveal_type(f32(0.5))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+    return jnp.mod(dR + side * f32(0.5), side) - f32(0.5) * side
