@@ -219,7 +219,6 @@ class TypingPkgPlugin(Plugin):
         }
         self._dtype_attribute: Final = partial(hooks.dtype_attribute_callback, env)
         self._index: Final = self._inferred_where_any(partial(hooks.index_callback, env))
-        self._numpy_ufunc: Final = self._rebound(partial(hooks.numpy_ufunc_callback, env))
         self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
             **{
                 m: rebound(partial(hooks.numpy_callback, env, op, False))
@@ -432,8 +431,6 @@ class TypingPkgPlugin(Plugin):
             return self._array_hooks[method]
         if owner == names.NUMPY_NDARRAY:
             return self._numpy_hooks.get(method)
-        if method == "__call__" and owner in names.NUMPY_UFUNCS:
-            return self._numpy_ufunc
         if fullname == names.FUNCTOOLS_PARTIAL + ".__call__":
             return self._partial_call
         if self._jax.enabled and owner.startswith("jax."):

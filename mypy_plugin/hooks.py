@@ -31,7 +31,6 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OpExpr,
     TempNode,
-    TypeAlias,
     TypeInfo,
     Var,
 )
@@ -99,7 +98,6 @@ __all__ = [
     "index_callback",
     "index_signature_callback",
     "numpy_callback",
-    "numpy_ufunc_callback",
     "promote_types_callback",
     "reflected_callback",
     "result_type_callback",
@@ -484,59 +482,6 @@ def _numpy_unknown(default: Type) -> Type:
             unknown = dtype.copy_modified(args=[AnyType(TypeOfAny.special_form)])
             return proper.copy_modified(args=[proper.args[0], unknown])
     return default
-
-
-_PY_TYPES: Final = {"py_bool": bool, "py_int": int, "py_float": float, "py_complex": complex}
-
-
-def numpy_ufunc_callback(env: Env, ctx: MethodContext) -> Type:
-    """Type ``np.sqrt(16)``: a NumPy ufunc of Python numbers gives a NumPy scalar.
-
-    NumPy's stubs type a ufunc of Python scalars ``Any``, which hides a dtype
-    further on (``w / np.sqrt(n)``); NumPy itself says which loop it runs
-    (``ufunc.resolve_dtypes``, Python numbers weakly typed as NEP 50 has it),
-    and the scalar has that loop's output dtype.
-    """
-    if not isinstance(get_proper_type(ctx.default_return_type), AnyType):
-        return ctx.default_return_type
-    receiver = ctx.type
-    if not isinstance(receiver, Instance) or not receiver.args:
-        return ctx.default_return_type
-    name = get_proper_type(receiver.args[0])
-    if not isinstance(name, LiteralType) or not isinstance(name.value, str):
-        return ctx.default_return_type
-    inputs: list[type] = []
-    for formal in ctx.arg_types:
-        for item in formal:
-            operand = classify(get_proper_type(item))
-            if operand is None or operand.is_array or operand.name not in _PY_TYPES:
-                return ctx.default_return_type
-            inputs.append(_PY_TYPES[operand.name])
-    if not inputs:
-        return ctx.default_return_type
-    import numpy as np
-
-    ufunc = getattr(np, name.value, None)
-    if not isinstance(ufunc, np.ufunc) or ufunc.nin != len(inputs) or ufunc.nout != 1:
-        return ctx.default_return_type
-    try:
-        resolved = ufunc.resolve_dtypes((*inputs, None))
-    except (TypeError, ValueError):  # no loop: NumPy raises at run time too
-        return ctx.default_return_type
-    if resolved[-1].name not in _PY_SUBCLASSES:
-        # An integer or bool scalar is no int or bool to mypy: `min(n, np.gcd(a, b))` would
-        # be a protocol, refused where mypy alone had Any.
-        return ctx.default_return_type
-    node = env.lookup(f"numpy.{resolved[-1].name}")
-    if node is not None and isinstance(node.node, TypeInfo) and not node.node.type_vars:
-        return Instance(node.node, [])
-    if node is not None and isinstance(node.node, TypeAlias):
-        return node.node.target
-    return ctx.default_return_type
-
-
-_PY_SUBCLASSES: Final = frozenset({"float64", "complex128"})
-"""NumPy's scalar types that derive from Python's (``np.float64`` is a ``float``)."""
 
 
 def _literal_int(typ: ProperType) -> int | None:

@@ -28,7 +28,6 @@ __all__ = [
     "NUMPY_DTYPE",
     "NUMPY_GENERIC",
     "NUMPY_NDARRAY",
-    "NUMPY_UFUNCS",
     "PROMOTE_TYPES",
     "REFLECTED_METHODS",
     "RESULT_TYPE",
@@ -71,9 +70,6 @@ BUILTIN_SCALARS: Final = {
 NUMPY_NDARRAY: Final = "numpy.ndarray"
 NUMPY_DTYPE: Final = "numpy.dtype"
 NUMPY_GENERIC: Final = "numpy.generic"
-NUMPY_UFUNCS: Final = frozenset(f"numpy._typing._ufunc._UFunc_Nin{i}_Nout1" for i in (1, 2))
-"""The classes of NumPy's ufuncs of one or two inputs (``np.sqrt``, ``np.add``)."""
-
 BINARY_METHODS: Final = {f"__{op}__": op for op in BINARY}
 """``__add__`` → ``add``, …, ``__lt__`` → ``lt``: the forward binary operators and comparisons."""
 REFLECTED_METHODS: Final = {f"__r{op}__": op for op in (*ARITHMETIC, *BITWISE, *SHIFT)}

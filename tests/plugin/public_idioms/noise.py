@@ -277,19 +277,19 @@ def rebuild(metrics: dict[str, Array[float32]]) -> None:
     means = {"sps": 1.0}
 
 
-# A NumPy ufunc of Python numbers is Any to NumPy's stubs.  An integer result stays so
-# (neural-tangents' `min(batch_size, np.gcd(n1, n2) // devices)`: np.int64 is no int to
-# mypy); a float one is np.float64, a float, and its variable takes any later value.
+# A NumPy ufunc of Python numbers is Any to NumPy's stubs, and stays so: np.int64 is no
+# int to mypy (neural-tangents' `min(batch_size, np.gcd(n1, n2) // devices)`), np.float64
+# no jax.Array (jax-md returns np.sqrt(...) where it declares jax.Array).
 def batch_sizes(n1: int, n2: int, batch_size: int, devices: int) -> int:
     largest = np.gcd(n1, n2) // devices
     return min(batch_size, largest)
 
 
-def scaled(n: int) -> None:
+def scaled(n: int) -> jax.Array:
     root = np.sqrt(n)
-    reveal_type(root)  # R: numpy.float64
-    reveal_type(jnp.ones(3, jnp.float32) / root)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    reveal_type(root)  # R: Any
     root = 1
+    return np.sqrt(n)
 
 
 # What an unannotated function returns keeps the program's own classes, but an abstract
