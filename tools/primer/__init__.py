@@ -69,7 +69,8 @@ minus those an ``exclude`` regex finds in their relative path:
   runs interleaved: plain cold, plugin cold, plain warm, plugin warm.  A warm
   run whose errors differ from its cold run's is noted.  Editing the plugin
   while the primer runs makes the warm runs cold: the report's header names
-  the checkout's commit, ``+changes`` when its tracked files differ.
+  the commit of the checkout the environment imports the plugin from,
+  ``+changes`` when its tracked files differ.
 * **basedpyright.**  The JAX stubs, generated once per run by the
   environment's ``python -m typing_pkg stubs --jax --rules RULES``, are the
   ``stubPath`` of one run and an empty directory that of the other, with a

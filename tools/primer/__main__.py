@@ -167,13 +167,23 @@ def version(command: Sequence[str]) -> str:
     return lines[0] if lines else f"unavailable (status {done.returncode})"
 
 
-def checkout_commit() -> str:
-    """Return the checkout's commit (with ``+changes`` when its tree differs), or ``unknown``."""
+def checkout_commit(python: str) -> str:
+    """Return the commit of the typing_pkg the checkers' ``python`` imports the plugin from.
+
+    With ``+changes`` when that tree's tracked files differ; ``unknown`` when it
+    is no git checkout.  (A primer environment may take the plugin from another
+    checkout than this one: a copy pinned while this one changes.)
+    """
+    where_is = "import mypy_plugin, pathlib; print(pathlib.Path(mypy_plugin.__file__).parent)"
+    found = subprocess.run(  # from / : not the current directory's mypy_plugin
+        [python, "-c", where_is], capture_output=True, text=True, check=False, cwd="/"
+    )
+    where = Path(found.stdout.strip()).parent if found.returncode == 0 else ROOT
     head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+        ["git", "-C", str(where), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
     )
     dirty = subprocess.run(
-        ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+        ["git", "-C", str(where), "status", "--porcelain", "--untracked-files=no"],
         capture_output=True,
         text=True,
         check=False,
@@ -228,7 +238,7 @@ def run(argv: Sequence[str]) -> int:
         "sources": str(options.sources),
         "checkers": list(checkers),
         "jobs": args.jobs,
-        "typing_pkg": checkout_commit(),
+        "typing_pkg": checkout_commit(python),
         "mypy": version([python, "-m", "mypy"]) if "mypy" in checkers else None,
         "basedpyright": None,
     }
