@@ -578,7 +578,7 @@ def _default_partial_call() -> Callable[[MethodContext], Type] | None:
 
 def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
     """Whether mypy alone types the call ``Any``: so it declares it (or the plugin made its
-    declared type inferred: a jitted function's), or the receiver is.
+    declared type inferred), the receiver is, or the callee is a jitted function.
 
     An operator or method of an ``InferredArray`` (``Any`` to mypy alone) is
     ``Any`` to mypy alone too.
@@ -586,7 +586,14 @@ def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
     default = get_proper_type(ctx.default_return_type)
     if isinstance(default, AnyType) or types.is_inferred(default):
         return True
-    return isinstance(ctx, MethodContext) and types.is_inferred(ctx.type)
+    if isinstance(ctx, MethodContext) and types.is_inferred(ctx.type):
+        return True
+    # A call of a jitted function: JAX's JitWrapped.__call__ returns Any.
+    context, api = ctx.context, ctx.api
+    if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+        return False
+    callee = get_proper_type(transforms.declared_callee(api, context.callee))
+    return isinstance(callee, CallableType) and callee.fallback.type.fullname == names.JIT_WRAPPED
 
 
 def _call_callback(

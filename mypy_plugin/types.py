@@ -300,7 +300,8 @@ def inferred(typ: Type, inferred_array: TypeInfo, *, unknown_as_any: bool = True
     The type the plugin gives a value that mypy alone types ``Any``: its dtypes,
     accepted wherever ``Any`` is (``InferredArray`` falls back to ``Any``).  Type
     arguments are left alone: ``list[InferredArray[float32]]`` would refuse the
-    ``Array[float32]`` that ``list[Array[float32]]`` takes (lists are invariant).
+    ``Array[float32]`` that ``list[Array[float32]]`` takes (lists are invariant);
+    a container with no known dtype in it is ``Any``, mypy's own answer.
     ``unknown_as_any=False`` keeps ``InferredArray[Any]`` (a declared type the
     plugin's hooks then fill in: a jitted function's result).
     """
@@ -319,8 +320,27 @@ def inferred(typ: Type, inferred_array: TypeInfo, *, unknown_as_any: bool = True
         items = [inferred(i, inferred_array, unknown_as_any=unknown_as_any) for i in proper.items]
         if any(a is not b for a, b in zip(items, proper.items, strict=True)):
             return UnionType.make_union(items, proper.line, proper.column)
+    elif (
+        unknown_as_any
+        and isinstance(proper, Instance)
+        and proper.args
+        and classify(proper) is None
+        and not _knows_dtype(proper)
+    ):  # a container of arrays of unknown dtypes (tuple[Array[Any], ...]): mypy's own Any
+        return AnyType(TypeOfAny.special_form)
     return typ
-    return typ
+
+
+def _knows_dtype(typ: Type) -> bool:
+    """Whether an array of one known dtype is somewhere in ``typ`` (items, arguments)."""
+    proper = expand(typ)
+    if isinstance(proper, Instance):
+        if array_class(proper.type) is not None:
+            return bool(proper.args) and not isinstance(get_proper_type(proper.args[0]), AnyType)
+        return any(_knows_dtype(a) for a in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(_knows_dtype(i) for i in proper.items)
+    return False
 
 
 def is_array(typ: ProperType) -> bool:

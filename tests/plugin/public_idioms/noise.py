@@ -8,6 +8,7 @@ one mypy run.
 
 import abc
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any, NamedTuple, Union
 
 from typing_extensions import TypeAliasType
@@ -392,3 +393,15 @@ f32 = jnp.float32
 def periodic(side: float, dR: jax.Array) -> jax.Array:
     reveal_type(f32(0.5))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
     return jnp.mod(dR + side * f32(0.5), side) - f32(0.5) * side
+
+
+# A jitted method's call is Any to mypy alone; a container of arrays of unknown dtypes
+# stays so (kfac-jax rebinds its key parameter to the tuple of keys a jitted split gives).
+class Splitter:
+    @partial(jax.jit, static_argnums=(0, 2))
+    def split(self, rng: jax.Array, num: int) -> tuple[jax.Array, ...]:
+        return tuple(jax.random.split(rng, num))
+
+    def burn_in(self, rng: jax.Array, steps: int) -> None:
+        if steps > 0:
+            rng = self.split(rng, steps)
