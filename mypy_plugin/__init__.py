@@ -260,6 +260,9 @@ class TypingPkgPlugin(Plugin):
             as_any = any_to_mypy or _any_to_mypy(ctx)
 
             def keep(typ: Type) -> Type:  # what mypy alone calls Any: its arrays, inferred
+                proper = get_proper_type(typ)
+                if isinstance(proper, Instance) and proper.type.fullname in names.BUILTIN_SCALARS:
+                    return typ  # 2**32: int (typeshed's int.__pow__ says Any), a weak scalar
                 return made_inferred(inference.program_arrays(ctx.api, typ))
 
             if as_any:

@@ -65,7 +65,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, arrays_only, dtype_view, erase_dtypes
+from mypy_plugin.inference import Inference, dtype_view, erase_dtypes, program_arrays
 from mypy_plugin.types import Lookup, class_named, classify, expand, inferred, literal_bool
 
 __all__ = [
@@ -357,25 +357,25 @@ class Transforms:
         # by the type variable of the parameter: a loop's next call is solved in their
         # context).
         if value is None or (kind != "value_and_grad" and not has_aux):
-            return arrays_only(fallback)
+            return program_arrays(api, fallback)
         default = get_proper_type(fallback)
         if not isinstance(default, TupleType) or len(default.items) != 2:
-            return arrays_only(fallback)
+            return program_arrays(api, fallback)
         if kind == "value_and_grad":
-            gradients = arrays_only(default.items[1])
-            return default.copy_modified(items=[self._as_mypy(value), gradients])
+            gradients = program_arrays(api, default.items[1])
+            return default.copy_modified(items=[self._as_mypy(api, value), gradients])
         proper = get_proper_type(value)
         if isinstance(proper, TupleType) and len(proper.items) == 2:
-            aux_type = self._as_mypy(proper.items[_AUX_INDEX])
-            return default.copy_modified(items=[arrays_only(default.items[0]), aux_type])
-        return arrays_only(fallback)
+            aux_type = self._as_mypy(api, proper.items[_AUX_INDEX])
+            return default.copy_modified(items=[program_arrays(api, default.items[0]), aux_type])
+        return program_arrays(api, fallback)
 
-    def _as_mypy(self, typ: Type) -> Type:
+    def _as_mypy(self, api: TypeChecker, typ: Type) -> Type:
         """What mypy alone types ``Any``, as the plugin gives it: its arrays, inferred."""
         inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
         if inferred_array is None:
             return typ
-        return inferred(arrays_only(typ), inferred_array)
+        return inferred(program_arrays(api, typ), inferred_array)
 
     def _inferred_where_any(self, typ: Type, theirs: Type) -> Type:
         """``typ`` where mypy alone has ``theirs``: its arrays inferred where that is ``Any``."""

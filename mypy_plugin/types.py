@@ -212,10 +212,10 @@ def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type
     The two are walked together through tuples of the same length and the
     type arguments of one class; elsewhere ``ours`` stands.
     """
-    mine = get_proper_type(theirs)
+    mine = expand(theirs)
     if isinstance(mine, AnyType):
         return replace(ours)
-    found = get_proper_type(ours)
+    found = expand(ours)  # None (a recursive alias): ours stands
     if (
         isinstance(mine, TupleType)
         and isinstance(found, TupleType)

@@ -317,9 +317,9 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         """Index or slice; the result keeps the dtype."""
 
     @abstractmethod
-    def __setitem__(self, key: Any, value: Any, /) -> None:
-        """Assign to the selected elements (JAX's arrays refuse at run time, whatever the key:
-        JAX declares any key and value, and so does this)."""
+    def __setitem__(self, key: Any, value: Array[Any] | bool | int | float | complex, /) -> None:
+        """Assign to the selected elements (any key, as JAX declares it: a str-keyed union
+        of arrays and dicts is indexed by str)."""
 
     @abstractmethod
     def __bool__(self, /) -> bool: ...

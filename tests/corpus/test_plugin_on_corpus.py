@@ -21,11 +21,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COVERAGE_GOAL = 0.76
-"""The floor: 76.3% measured (390 of 511).  It was 80.0% before the plugin was made quiet on
+COVERAGE_GOAL = 0.73
+"""The floor: 73.8% measured (377 of 511).  It was 80.0% before the plugin was made quiet on
 public code: a wide union operand (``Array[Any] | Array[float32]``) is now an unknown dtype,
-and an unannotated helper's call gives only its arrays (``inference.arrays_only``); pytrees
-and the other types come back with issue 21, without the noise."""
+and an unannotated helper's call gives only its arrays (``inference.arrays_only``); 76.3%
+until NumPy's ufuncs of Python numbers kept NumPy's ``Any`` (``np.sqrt(dim)`` was
+``np.float64``, which jax-md returned where it declares ``jax.Array``: quantized_inference's
+``w1 = jax.random.normal(...) / np.sqrt(dim)`` is unknown now).  Pytrees, NumPy scalars and
+the other types come back with issues 21 and 23, without the noise."""
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 
 
