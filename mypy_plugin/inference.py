@@ -641,8 +641,12 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
     if isinstance(proper, TupleType):
         fallback = proper.partial_fallback.type
         if fallback.fullname != "builtins.tuple":
-            if program_class is not None and program_class(fallback):
+            if program_class is None:
+                return any_type, False
+            if program_class(fallback):
                 return typ, True
+            if proper.items and all(_is_array_type(i) for i in proper.items):
+                return typ, True  # a library's NamedTuple of arrays (jnp.linalg.eigh's)
             return any_type, False
         pairs = [_arrays_only(item, program_class) for item in proper.items]
         if not any(has for _, has in pairs):
@@ -663,6 +667,15 @@ def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
     if not isinstance(api, TypeChecker):
         return arrays_only(typ)
     return arrays_only(typ, lambda info: _program_class(api, info))
+
+
+def _is_array_type(typ: Type) -> bool:
+    """Whether ``typ`` is an array (ours, JAX's or NumPy's), not a union."""
+    proper = expand(typ)
+    if not isinstance(proper, Instance):
+        return False
+    operand = classify(proper)
+    return operand is not None and operand.is_array
 
 
 def refine_dtypes(

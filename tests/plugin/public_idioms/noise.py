@@ -274,7 +274,7 @@ def accumulate(params: Array[float32], batches: list[Array[float32]]) -> None:
 # later value (brax's metrics dict, rebuilt with floats).
 def rebuild(metrics: dict[str, Array[float32]]) -> None:
     means = jax.tree.map(jnp.mean, metrics)
-    reveal_type(means)  # R: dict[str, typing_pkg.typing.Array[typing_pkg.dtypes.float32]]
+    reveal_type(means["loss"])  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     means = {"sps": 1.0}
 
 
@@ -380,7 +380,7 @@ def blocks(x: Any) -> tuple[jax.Array, ...]:
 
 def order(x: Any, flat: list[object]) -> None:
     leaves = jax.tree_util.tree_leaves(blocks(x))
-    reveal_type(leaves)  # R: list[Any]
+    reveal_type(leaves[0])  # R: Any
     index = {v: i for i, v in enumerate(flat)}
     print([index[p] for p in leaves])
 
