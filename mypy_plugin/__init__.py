@@ -253,17 +253,14 @@ class TypingPkgPlugin(Plugin):
         says (``jnp.int32(0)``: JAX declares ``jnp.int32`` ``Any``).
         """
         adjust = self._inference.rebinding
-        made_inferred = self._inferred
+        inferred_array = partial(self._class, names.INFERRED_ARRAY)
 
         def rebound(ctx: _Ctx) -> Type:
             result = callback(ctx)
             as_any = any_to_mypy or _any_to_mypy(ctx)
 
-            def keep(typ: Type) -> Type:  # what mypy alone calls Any: its arrays, inferred
-                proper = get_proper_type(typ)
-                if isinstance(proper, Instance) and proper.type.fullname in names.BUILTIN_SCALARS:
-                    return typ  # 2**32: int (typeshed's int.__pow__ says Any), a weak scalar
-                return made_inferred(inference.program_arrays(ctx.api, typ))
+            def keep(typ: Type) -> Type:  # what mypy alone calls Any
+                return inference.as_mypy_any(ctx.api, typ, inferred_array())
 
             if as_any:
                 result = keep(result)
@@ -273,17 +270,14 @@ class TypingPkgPlugin(Plugin):
 
         return rebound
 
-    def _inferred_where_any(
-        self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
-    ) -> Callable[[_Ctx], Type]:
-        """``callback``, its result made inferred where mypy alone says ``Any`` (``_inferred``)."""
+    def _inferred_where_any(self, callback: Callable[[_Ctx], Type]) -> Callable[[_Ctx], Type]:
+        """``callback``, its arrays inferred where mypy alone says ``Any`` (``_inferred``): an
+        index's or an iterator's, whose every part is the plugin's."""
         made_inferred = self._inferred
 
         def where_any(ctx: _Ctx) -> Type:
             result = callback(ctx)
-            if any_to_mypy or _any_to_mypy(ctx):
-                return made_inferred(result)
-            return result
+            return made_inferred(result) if _any_to_mypy(ctx) else result
 
         return where_any
 

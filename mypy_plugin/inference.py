@@ -144,19 +144,20 @@ from mypy.types import (
 )
 
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
-from mypy_plugin.names import NUMPY_NDARRAY
+from mypy_plugin.names import BUILTIN_SCALARS, NUMPY_NDARRAY
 from mypy_plugin.types import (
     any_array,
     array_class,
     classify,
     expand,
-    is_dtype_class,
+    inferred,
     is_inferred,
 )
 
 __all__ = [
     "Inference",
     "arrays_only",
+    "as_mypy_any",
     "dtype_view",
     "erase_dtypes",
     "has_unknown_array",
@@ -624,7 +625,7 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
         operand = classify(proper)
         if operand is not None and (
             operand.is_array or not proper.type.fullname.startswith("builtins.")
-        ):  # an array, or a NumPy scalar (np.float64: what np.sqrt(n) gives)
+        ):  # an array, or a NumPy scalar (an ndarray's x.sum() where NumPy says Any)
             return typ, True
         if proper.type.fullname in _CONTAINERS and proper.args:
             keyed = proper.type.fullname == "builtins.dict"
@@ -667,6 +668,21 @@ def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
     if not isinstance(api, TypeChecker):
         return arrays_only(typ)
     return arrays_only(typ, lambda info: _program_class(api, info))
+
+
+def as_mypy_any(api: CheckerPluginInterface, typ: Type, inferred_array: TypeInfo | None) -> Type:
+    """What the plugin gives a value that mypy alone types ``Any``.
+
+    A Python scalar it computed stays (``2**32`` is ``int``; typeshed says
+    ``Any``); anything else keeps its arrays, NumPy scalars and the program's
+    concrete classes (``program_arrays``), its arrays ``InferredArray``
+    (accepted wherever ``Any`` is; ``inferred_array`` is ``None`` without one).
+    """
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance) and proper.type.fullname in BUILTIN_SCALARS:
+        return typ
+    kept = program_arrays(api, typ)
+    return kept if inferred_array is None else inferred(kept, inferred_array)
 
 
 def _is_array_type(typ: Type) -> bool:
@@ -968,10 +984,10 @@ class Inference:
         """
         if name is None or not isinstance(name.node, Var):
             return value
-        if as_any or is_inferred(value) or is_dtype_class(value):
-            # Any to mypy alone (a helper's result, jnp.bfloat16): the variable is declared
-            # Any as mypy alone declares it (any later value is accepted), and narrowed to the
-            # value's dtypes.
+        if as_any or is_inferred(value):
+            # Any to mypy alone (a helper's result, a pytree jax.tree.map builds): the variable
+            # is declared Any as mypy alone declares it (any later value is accepted), and
+            # narrowed to the value's dtypes.
             var = name.node
             if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
                 return value  # declared elsewhere (a class attribute): leave it

@@ -65,7 +65,13 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry
-from mypy_plugin.inference import Inference, dtype_view, erase_dtypes, program_arrays
+from mypy_plugin.inference import (
+    Inference,
+    as_mypy_any,
+    dtype_view,
+    erase_dtypes,
+    program_arrays,
+)
 from mypy_plugin.types import Lookup, class_named, classify, expand, inferred, literal_bool
 
 __all__ = [
@@ -371,18 +377,8 @@ class Transforms:
         return program_arrays(api, fallback)
 
     def _as_mypy(self, api: TypeChecker, typ: Type) -> Type:
-        """What mypy alone types ``Any``, as the plugin gives it: its arrays, inferred."""
-        inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
-        if inferred_array is None:
-            return typ
-        return inferred(program_arrays(api, typ), inferred_array)
-
-    def _inferred_where_any(self, typ: Type, theirs: Type) -> Type:
-        """``typ`` where mypy alone has ``theirs``: its arrays inferred where that is ``Any``."""
-        inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
-        if inferred_array is None or not isinstance(get_proper_type(theirs), AnyType):
-            return typ
-        return inferred(typ, inferred_array)
+        """What mypy alone types ``Any``, as the plugin gives it (``inference.as_mypy_any``)."""
+        return as_mypy_any(api, typ, class_named(self.lookup, names.INFERRED_ARRAY))
 
     def _function_value(
         self, ctx: FunctionContext | MethodContext, callee: CallableType
@@ -433,11 +429,7 @@ class Transforms:
             return _call_through_mypy(api, function, function_type, leaves, ctx.context)
 
         mapped = _map_tree(ctx.arg_types[1][0], rests, apply)
-        return (
-            ctx.default_return_type
-            if mapped is None
-            else self._inferred_where_any(mapped, ctx.default_return_type)
-        )
+        return ctx.default_return_type if mapped is None else mapped
 
     def tree_leaves_callback(self, ctx: FunctionContext) -> Type:
         """``jax.tree.leaves(tree)``: a list of its leaves (their union)."""

@@ -62,7 +62,6 @@ __all__ = [
     "expand",
     "inferred",
     "is_array",
-    "is_dtype_class",
     "is_inferred",
     "is_wide",
     "items",
@@ -188,21 +187,6 @@ def is_inferred(typ: Type) -> bool:
     return any(
         isinstance(item, Instance) and item.type.fullname == names.INFERRED_ARRAY
         for item in items(typ)
-    )
-
-
-def is_dtype_class(typ: Type) -> bool:
-    """Whether every item of ``typ`` is a dtype's class object (``type[bfloat16]``).
-
-    JAX declares ``jnp.bfloat16`` and its kin ``Any``: to mypy alone, a
-    variable bound to one takes any later value.
-    """
-    found = items(typ)
-    return bool(found) and all(
-        isinstance(item, TypeType)
-        and isinstance(item.item, Instance)
-        and marker_of(item.item.type) is not None
-        for item in found
     )
 
 
