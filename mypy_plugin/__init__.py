@@ -104,7 +104,7 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, get_proper_type
 
-from mypy_plugin import hooks, inference, jax_api, jax_array, names, transforms, types
+from mypy_plugin import dtype_names, hooks, inference, jax_api, jax_array, names, transforms, types
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
@@ -176,11 +176,21 @@ class TypingPkgPlugin(Plugin):
         }
         key = hashlib.sha256(f"{config.promotion}\0{self._config_data['rules']}".encode())
         __version__ = _snapshot_version(options, key.hexdigest()[:16])
-        env = hooks.Env(rules, self.lookup_fully_qualified)
-        self._env: Final = env
         self._jax: Final = jax_api.JaxApi(rules, self.lookup_fully_qualified)
-        self._jax_hooks: Final = jax_api.Hooks(self._jax, self._make_array, self._inferred)
-        self._inference: Final = inference.Inference(self._make_array, self._canonical)
+        self._dtype_names: Final = dtype_names.DTypeNames(
+            lambda: self._jax.scalar_types if self._jax.enabled else {},
+            lambda name: types.marker_type(self.lookup_fully_qualified, name),
+            lambda api, var: self._inference.value_of(api, var),
+            lambda *args: jax_api.scalar_value(self._jax_hooks, *args),
+        )
+        env = hooks.Env(rules, self.lookup_fully_qualified, self._dtype_names)
+        self._env: Final = env
+        self._jax_hooks: Final = jax_api.Hooks(
+            self._jax, self._make_array, self._inferred, self._dtype_names
+        )
+        self._inference: Final = inference.Inference(
+            self._make_array, self._canonical, self._dtype_names
+        )
         self._transforms: Final = transforms.Transforms(
             self.lookup_fully_qualified, self._inference
         )
@@ -229,14 +239,14 @@ class TypingPkgPlugin(Plugin):
                 for m, op in names.REFLECTED_METHODS.items()
             },
         }
-        self._call: Final = rebound(partial(_call_callback, self._inference, self._transforms))
+        self._call: Final = rebound(
+            partial(_call_callback, self._inference, self._transforms, self._dtype_names)
+        )
         self._user_names: Final[dict[str, tuple[MypyFile, bool]]] = {}
         """``_is_user_name``'s answers, with the module that decided (a new build: asked again)."""
         self._type_hooks: Final[dict[str, Callable[[AnalyzeTypeContext], Type]]] = {
             names.JAX_ARRAY: jax_array.analyze_jax_array
         }
-        if self._jax.enabled and jax_array.jax_installed():
-            self._type_hooks[names.TYPING_ANY] = partial(jax_array.analyze_any, self._scalar_marker)
         self._promoted: tuple[int, ...] = ()
         """The classes ``_promote_foreign_arrays`` last promoted, by identity."""
         self._partial_call: Final = partial(
@@ -374,19 +384,7 @@ class TypingPkgPlugin(Plugin):
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         # Asked for every name in every type of the build: one dictionary lookup, and a prefix.
-        found = self._type_hooks.get(fullname)
-        if (
-            found is None
-            and fullname.startswith(_JAX_NUMPY_PREFIX)
-            and self._jax.enabled
-            and self._scalar_marker(fullname[len(_JAX_NUMPY_PREFIX) :]) is not None
-        ):
-            return jax_array.analyze_scalar_type_name
-        return found
-
-    def _scalar_marker(self, name: str) -> str | None:
-        """The marker ``jax.numpy``'s ``name: Any`` stands for (``float32``), if a dtype name."""
-        return self._jax.scalar_types.get(name)
+        return self._type_hooks.get(fullname)
 
     def get_customize_class_mro_hook(
         self, fullname: str
@@ -505,11 +503,6 @@ class TypingPkgPlugin(Plugin):
             return self._transforms.decorator_callback
         if fullname.startswith((transforms.TRACED, transforms.GRADIENT)):
             return self._call  # what jax.vmap(f), jax.grad(f), … return: see transforms
-        if self._jax.enabled and fullname.startswith(names.DTYPES_MODULE + "."):
-            marker = fullname[len(names.DTYPES_MODULE) + 1 :]
-            return self._rebound(
-                partial(jax_api.scalar_type_callback, self._jax_hooks, marker), any_to_mypy=True
-            )
         if self._is_user_name(fullname):
             return self._call
         return None
@@ -556,7 +549,6 @@ class TypingPkgPlugin(Plugin):
 
 
 _Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)
-_JAX_NUMPY_PREFIX: Final = names.JAX_NUMPY + "."
 _PROMOTED: Final = (names.ARRAY, names.NUMPY_NDARRAY)
 """Our ``Array``, then the classes that promote to ``Array[Any]``."""
 _WEAK_MARKERS: Final = frozenset(
@@ -594,7 +586,10 @@ def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
 
 
 def _call_callback(
-    inference_: inference.Inference, transforms_: transforms.Transforms, ctx: _Ctx
+    inference_: inference.Inference,
+    transforms_: transforms.Transforms,
+    dtype_names_: dtype_names.DTypeNames,
+    ctx: _Ctx,
 ) -> Type:
     """Type a call of a function of the program by its body (``inference``)."""
     context = ctx.context
@@ -612,7 +607,7 @@ def _call_callback(
     if found is None:
         return ctx.default_return_type
     defn, callee = found
-    arg_types = ctx.arg_types
+    arg_types = dtype_names_.read_all(api, ctx.arg_types, ctx.args)
     traced = transforms.traced(callee)
     if traced:
         arg_types = [[inference_.traced_type(api, t) for t in actuals] for actuals in arg_types]

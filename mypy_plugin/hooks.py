@@ -60,6 +60,7 @@ from mypy.types import (
 from mypy.typevars import fill_typevars_with_any
 
 from mypy_plugin import names
+from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import (
     error_bad_index,
     error_undefined_binary,
@@ -221,8 +222,12 @@ class Env:
     build's classes only (keyed by the ``TypeInfo`` objects themselves).
     """
 
-    def __init__(self, rules: RuleSet, lookup: Lookup) -> None:
+    def __init__(
+        self, rules: RuleSet, lookup: Lookup, dtype_names: DTypeNames | None = None
+    ) -> None:
         self.rules = rules
+        self.dtype_names = dtype_names
+        """What an operand mypy types ``Any`` stands for (``jnp.float32(2)``), if given."""
         self.answers = Answers(rules)
         self.lookup = lookup
         self._arrays: dict[tuple[TypeInfo, str | None], Instance] = {}
@@ -234,6 +239,13 @@ class Env:
         self._operands: dict[int, tuple[ProperType, Operand | None]] = {}
         self.accepted: dict[int, tuple[Type, frozenset[str]]] = {}
         """The classes an operator's own parameter names, per unbound signature object."""
+
+    def read(self, ctx: _Context, index: int = 0) -> Type:
+        """The type of the first actual of formal ``index``, read by ``dtype_names`` if ``Any``."""
+        typ = ctx.arg_types[index][0]
+        if self.dtype_names is None:
+            return typ
+        return self.dtype_names.read(ctx.api, ctx.args[index][0], typ)
 
     def classify(self, typ: ProperType) -> Operand | None:
         """Return ``classify(typ)``, memoised per type object."""
@@ -369,11 +381,14 @@ def _wide_operand(ctx: MethodContext) -> bool:
     return False
 
 
-def _argument(ctx: MethodContext) -> ProperType | None:
-    """Return the type of the one argument of an operator method (``None`` if not so called)."""
+def _argument(env: Env | None, ctx: MethodContext) -> ProperType | None:
+    """Return the type of the one argument of an operator method (``None`` if not so called).
+
+    With ``env``, an argument mypy types ``Any`` is read from its expression (``Env.read``).
+    """
     if not ctx.arg_types or len(ctx.arg_types[0]) != 1 or any(ctx.arg_types[1:]):
         return None  # also float.__pow__(x, mod): not an operator
-    return get_proper_type(ctx.arg_types[0][0])
+    return get_proper_type(ctx.arg_types[0][0] if env is None else env.read(ctx))
 
 
 def binary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
@@ -383,7 +398,7 @@ def binary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     the binary result where the name is rebound (JAX), the left operand's
     dtype where the library casts back, or an error where it refuses.
     """
-    argument = _argument(ctx)
+    argument = _argument(env, ctx)
     if argument is None:
         return ctx.default_return_type
     if not isinstance(argument, UnionType):
@@ -393,7 +408,7 @@ def binary_callback(env: Env, op: str, ctx: MethodContext) -> Type:
 
 def reflected_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     """Type ``scalar OP array`` reaching ``Array.__radd__``, …: Python and NumPy scalars only."""
-    argument = _argument(ctx)
+    argument = _argument(env, ctx)
     if argument is None:
         return ctx.default_return_type
     results = []
@@ -408,7 +423,7 @@ def reflected_callback(env: Env, op: str, ctx: MethodContext) -> Type:
 
 def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     """Type ``scalar OP array`` through the scalar's own operator (``int.__add__``, …)."""
-    argument = _argument(ctx)
+    argument = _argument(env, ctx)
     if argument is None:
         return ctx.default_return_type
     if not isinstance(argument, UnionType):
@@ -433,7 +448,7 @@ def numpy_callback(env: Env, op: str, reflected: bool, ctx: MethodContext) -> Ty
     and its kind, which mypy 1.x tries before ``Array.__add__`` in ``array + ndarray``
     (``ndarray`` promotes to ``Array[Any]``, so it counts as a subclass there).
     """
-    argument = _argument(ctx)
+    argument = _argument(env, ctx)
     if argument is None:
         return ctx.default_return_type
     parts = items(argument)
@@ -536,7 +551,7 @@ def index_callback(env: Env, ctx: MethodContext) -> Type:
 def float_rpow_callback(ctx: MethodContext) -> Type:
     """``n ** 0.5`` is a ``float`` for a positive int ``n`` mypy knows (a negative one gives a
     complex number: typeshed says ``Any``, which hides a dtype further on)."""
-    argument = _argument(ctx)
+    argument = _argument(None, ctx)
     if argument is None:
         return ctx.default_return_type
     base = _literal_int(argument)
@@ -615,7 +630,7 @@ def astype_callback(env: Env, ctx: MethodContext) -> Type:
     receiver = classify(ctx.type)
     if receiver is None or receiver.array is None or not ctx.arg_types or not ctx.arg_types[0]:
         return ctx.default_return_type
-    token = dtype_token(ctx.arg_types[0][0])
+    token = dtype_token(env.read(ctx))
     name = token if isinstance(token, str) else getattr(token, "name", None)
     marker = BY_NAME.get(name) if isinstance(name, str) else None
     if marker is None or marker.abstract:
@@ -698,10 +713,10 @@ def promote_types_callback(env: Env, ctx: FunctionContext) -> Type:
     if rules is None or len(ctx.arg_types) < 2:
         return ctx.default_return_type
     markers: list[type[DType]] = []
-    for formal in ctx.arg_types[:2]:
+    for index, formal in enumerate(ctx.arg_types[:2]):
         if len(formal) != 1:
             return ctx.default_return_type
-        marker = _static_marker(ctx, "promote_types", dtype_token(formal[0]))
+        marker = _static_marker(ctx, "promote_types", dtype_token(env.read(ctx, index)))
         if marker is None:
             return ctx.default_return_type
         markers.append(marker)
@@ -741,7 +756,10 @@ def result_type_callback(env: Env, ctx: FunctionContext) -> Type:
     if any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
         return ctx.default_return_type  # result_type(*xs): not known statically
     operands = []
-    for item in ctx.arg_types[0]:
+    items_ = ctx.arg_types[0]
+    if env.dtype_names is not None:
+        items_ = env.dtype_names.read_all(ctx.api, [items_], [ctx.args[0]])[0]
+    for item in items_:
         operand = _result_type_operand(ctx, item)
         if operand is None:
             return ctx.default_return_type

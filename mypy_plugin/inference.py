@@ -143,6 +143,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.names import BUILTIN_SCALARS, NUMPY_NDARRAY
 from mypy_plugin.types import (
@@ -261,6 +262,8 @@ class ModuleFacts:
         self.bindings: dict[int, _Binding] = {}
         self.constants: dict[int, tuple[Var, int | float]] = {}
         """Variables assigned once, a number literal (``d_model, n = 8, 16``), by ``Var``."""
+        self.values: dict[int, tuple[Var, Expression]] = {}
+        """Variables bound once in their scope, with the value (``f32 = jnp.float32``)."""
         self.parents: dict[int, FuncItem] = {}
         """The function each nested function is defined in."""
         self.variables: dict[int, list[Var]] = {}
@@ -272,6 +275,8 @@ class ModuleFacts:
         self.memo_owner: tuple[object, int] | None = None
         """The check (the checker and its pass) ``memo`` belongs to."""
         self._enclosing: list[FuncItem] = []
+        self._rebound_elsewhere: set[str] = set()
+        """Names a nested scope declares ``global`` or ``nonlocal`` (bound there too)."""
         self._scope(tree.defs, set(), None)
 
     def _scope(
@@ -301,14 +306,18 @@ class ModuleFacts:
                 if name is not None:
                     counts[name.name] = counts.get(name.name, 0) + 1
         for value, names in assignments:
-            values = _literals(value, len(names))
-            for name, literal in zip(names, values, strict=False):
+            for name, item in zip(names, _items(value, len(names)), strict=True):
                 if (
-                    name is not None
-                    and literal is not None
-                    and counts.get(name.name) == 1
-                    and isinstance(name.node, Var)
+                    name is None
+                    or item is None
+                    or counts.get(name.name) != 1
+                    or name.name in self._rebound_elsewhere
+                    or not isinstance(name.node, Var)
                 ):
+                    continue
+                self.values[id(name.node)] = (name.node, item)
+                literal = _literal(item)
+                if literal is not None:
                     self.constants[id(name.node)] = (name.node, literal)
         rebound = {name for name, count in counts.items() if count > 1}
         seen = set(params)
@@ -328,6 +337,7 @@ class ModuleFacts:
                 declared.update(n.name for n in stmt.lvalues if isinstance(n, NameExpr))
             elif isinstance(stmt, GlobalDecl | NonlocalDecl):
                 declared.update(stmt.names)
+                self._rebound_elsewhere.update(stmt.names)
             for block in _blocks(stmt):
                 self._declarations(block.body, declared)
 
@@ -428,12 +438,12 @@ def _literal(expr: Expression) -> int | float | None:
     return None
 
 
-def _literals(value: Expression | Statement, count: int) -> list[int | float | None]:
-    """The literal each of ``count`` targets is assigned (``a, b = 8, 16``)."""
+def _items(value: Expression | Statement, count: int) -> list[Expression | None]:
+    """The value each of ``count`` targets is bound to (``a, b = 8, 16``), ``None`` if unknown."""
     if count == 1 and isinstance(value, Expression):
-        return [_literal(value)]
+        return [value]
     if isinstance(value, TupleExpr) and len(value.items) == count:
-        return [_literal(item) for item in value.items]
+        return list(value.items)
     return [None] * count
 
 
@@ -844,11 +854,13 @@ class Inference:
         self,
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
         canonical: Callable[[str], str],
+        dtype_names: DTypeNames | None = None,
     ) -> None:
         self._make_array = make_array
         self._canonical = canonical
         """The dtype a JAX array gets for a requested one (x64 off: ``float64`` → ``float32``)."""
-        """The program's modules (the plugin fills the set as mypy parses them)."""
+        self._dtype_names = dtype_names
+        """What a default mypy types ``Any`` stands for (``dtype=jnp.float32``), if given."""
         self._facts: dict[str, ModuleFacts] = {}
         self._libraries: dict[str, MypyFile] = {}
         """The modules (trees) seen that are not the program's: no facts to read."""
@@ -892,6 +904,19 @@ class Inference:
                 del self._reveals[key]
                 self._notes.pop(key, None)
         return found
+
+    def value_of(self, api: CheckerPluginInterface, var: Var) -> Expression | None:
+        """The value a variable of the module being checked is bound to, if bound once.
+
+        Only this module's: another module's tree is not there when mypy
+        reads that module from its cache, and a warm run must answer as a
+        cold one does.
+        """
+        facts = self.facts(api)
+        if facts is None:
+            return None
+        found = facts.values.get(id(var))
+        return found[1] if found is not None and found[0] is var else None
 
     def traced_type(self, api: CheckerPluginInterface, typ: Type) -> Type:
         """``typ`` as a traced function sees it: NumPy arrays and scalars become JAX arrays.
@@ -1148,7 +1173,11 @@ class Inference:
                 narrowed = narrowed or any(_known_dtypes(a) for a in items)
                 continue
             if not actuals and kind in (ARG_OPT, ARG_NAMED_OPT):
-                default_type = _default_type(api, defn.arguments[formal].initializer)
+                initializer = defn.arguments[formal].initializer
+                default_type = _default_type(api, initializer)
+                if default_type is None and self._dtype_names is not None:
+                    read = self._dtype_names.read(api, initializer, AnyType(TypeOfAny.special_form))
+                    default_type = None if isinstance(get_proper_type(read), AnyType) else read
                 if default_type is not None and isinstance(get_proper_type(declared), AnyType):
                     new_args[formal] = default_type  # the default a call leaves: its own type
                 continue

@@ -89,6 +89,7 @@ from mypy_plugin.types import (
 )
 
 if TYPE_CHECKING:
+    from mypy_plugin.dtype_names import DTypeNames
     from typing_pkg.api.kinds import Call, Env, Kind, Operand, Result
     from typing_pkg.rules import RuleSet
 
@@ -618,12 +619,24 @@ class Hooks:
         api: JaxApi,
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
         inferred: Callable[[Type], Type] = lambda typ: typ,
+        dtype_names: DTypeNames | None = None,
     ) -> None:
         self.api = api
         self.make_array = make_array
         """``Array[dtype]`` (``None``: unknown), a marker missing from the build reported."""
         self.inferred = inferred
         """A type with its arrays ``InferredArray`` (``Any`` to mypy alone)."""
+        self.dtype_names = dtype_names
+        """What an argument mypy types ``Any`` stands for (``jnp.float32``), if given."""
+
+    def actuals(
+        self, ctx: FunctionContext | MethodContext, names_: Sequence[str | None]
+    ) -> Actuals:
+        """A hook's arguments, those mypy types ``Any`` read from their expressions."""
+        types: Sequence[Sequence[Type]] = ctx.arg_types
+        if self.dtype_names is not None:
+            types = self.dtype_names.read_all(ctx.api, ctx.arg_types, ctx.args)
+        return Actuals(ctx.api, names_, types, ctx.arg_kinds, ctx.args)
 
 
 def _evaluate(
@@ -830,7 +843,7 @@ def _declared(
 
 def function_callback(hooks: Hooks, full: str, ctx: FunctionContext) -> Type:
     """Type a call of a function of the table (``jnp.mean``, ``jax.random.normal``)."""
-    actuals = Actuals(ctx.api, ctx.callee_arg_names, ctx.arg_types, ctx.arg_kinds, ctx.args)
+    actuals = hooks.actuals(ctx, ctx.callee_arg_names)
     found = _evaluate(hooks, full, actuals, None, ctx.default_return_type, ctx.context)
     return ctx.default_return_type if found is None else found
 
@@ -842,7 +855,7 @@ def ufunc_callback(hooks: Hooks, ctx: MethodContext) -> Type:
         return ctx.default_return_type
     full = hooks.api.function(context.callee.fullname) or context.callee.fullname
     method_names = _method_names(ctx)
-    actuals = Actuals(ctx.api, method_names, ctx.arg_types, ctx.arg_kinds, ctx.args)
+    actuals = hooks.actuals(ctx, method_names)
     found = _evaluate(hooks, full, actuals, None, ctx.default_return_type, ctx.context)
     return ctx.default_return_type if found is None else found
 
@@ -854,7 +867,7 @@ def _method_names(ctx: MethodContext) -> list[str | None]:
 
 def array_method_callback(hooks: Hooks, full: str, ctx: MethodContext) -> Type:
     """Type a method of ``jax.Array`` the table lists (``x.sum()``, ``x.astype(jnp.int8)``)."""
-    actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
+    actuals = hooks.actuals(ctx, _method_names(ctx))
     return _on_array(hooks, full, actuals, ctx.type, ctx.default_return_type, ctx.context)
 
 
@@ -900,44 +913,37 @@ def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
     if receiver is None:
         return ctx.default_return_type
     full = f"{names.TABLE_ARRAY_PREFIX}at.{method}"
-    actuals = Actuals(ctx.api, _method_names(ctx), ctx.arg_types, ctx.arg_kinds, ctx.args)
+    actuals = hooks.actuals(ctx, _method_names(ctx))
     found = _evaluate(hooks, full, actuals, receiver, ctx.default_return_type, ctx.context)
     if found is None:
         return ctx.default_return_type
     return hooks.inferred(found) if is_inferred(receiver) else found
 
 
-def scalar_type_callback(hooks: Hooks, marker: str, ctx: FunctionContext) -> Type:
-    """Type ``jnp.float32(2.0)``: JAX's scalar types make arrays (``jnp.asarray(v, dtype)``).
+def scalar_value(
+    hooks: Hooks,
+    marker: str,
+    value: Type,
+    value_expr: Expression,
+    api: CheckerPluginInterface,
+    context: Context,
+) -> Type | None:
+    """``jnp.float32(value)``: JAX's scalar types make arrays (``jnp.asarray(value, dtype)``).
 
-    The call is JAX's through ``jax.numpy`` or a variable bound to its scalar
-    type (``f32 = jnp.float32``, jax-md); ``typing_pkg.dtypes.float32(…)`` is not.
+    ``Any`` to mypy alone (JAX declares ``jnp.float32`` ``Any``): an ``InferredArray``.
     """
-    context = ctx.context
-    if not (
-        isinstance(context, CallExpr)
-        and isinstance(context.callee, RefExpr)
-        and (
-            context.callee.fullname.startswith(names.JAX_NUMPY + ".")
-            or isinstance(context.callee.node, Var)
-        )
-    ):
-        return ctx.default_return_type
-    array = hooks.make_array(None, ctx.api, context)
+    array = hooks.make_array(None, api, context)
     if array is None:
-        return ctx.default_return_type
-    if not ctx.arg_types or len(ctx.arg_types[0]) != 1 or any(ctx.arg_types[1:]):
-        return array  # no value, several or keywords: an array of unknown dtype
-    value = ctx.arg_types[0][0]
-    actuals = Actuals(ctx.api, ["a", "dtype"], [[value], []], [[ARG_POS], []], [ctx.args[0], []])
+        return None
+    actuals = Actuals(api, ["a", "dtype"], [[value], []], [[ARG_POS], []], [[value_expr], []])
     call = bind(hooks.api.table[_ASARRAY], _ASARRAY, actuals, None)
     if call is None:
-        return array
+        return hooks.inferred(array)
     from typing_pkg.api.kinds import Call
 
     call = Call(_ASARRAY, call.args, {"dtype": marker})
-    found = _evaluate_call(hooks, _ASARRAY, call, array, context, ctx.api)
-    return array if found is None else found
+    found = _evaluate_call(hooks, _ASARRAY, call, array, context, api)
+    return hooks.inferred(array if found is None else found)
 
 
 _ASARRAY: Final = "jax.numpy.asarray"

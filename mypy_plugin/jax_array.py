@@ -19,7 +19,7 @@ needs no annotation change:
   (when JAX is installed), so that both are analysed together (one import
   cycle) and cached together.
 
-Two more hooks follow the configured rule set (part of each module's cache
+One more hook follows the configured rule set (part of each module's cache
 key through ``report_config_data``):
 
 * **Weak types realise** (``customize_weak_mro``): under JAX's rules a weakly
@@ -27,11 +27,6 @@ key through ``report_config_data``):
   x64 off, ``float64`` with it on): ``weak_float`` gets that dtype as its
   base, so ``Array[weak_float]`` is accepted where ``Array[float32]`` is
   expected.  A rule set without weak dtypes leaves the markers alone.
-* **JAX's scalar types** (``analyze_any``): ``jax.numpy`` declares
-  ``float32: Any``, ``bfloat16: Any``, …; those declarations are analysed as
-  ``type[typing_pkg.dtypes.float32]``, …, so that ``x.astype(jnp.bfloat16)``,
-  ``dtype=jnp.float32`` and ``jnp.float32(2.0)`` are typed (the last one by a
-  function hook on the marker's constructor, ``mypy_plugin.jax_api``).
 
 Each hook defers (``api.defer()``) while a class it needs is not analysed
 yet, and on mypy's final iteration keeps mypy's own answer (JAX's class,
@@ -41,31 +36,27 @@ yet, and on mypy's final iteration keeps mypy's own answer (JAX's class,
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Final
 
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
-    AssignmentStmt,
     MypyFile,
-    NameExpr,
     SymbolTableNode,
     TypeInfo,
 )
 from mypy.plugin import AnalyzeTypeContext, ClassDefContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.typeanal import TypeAnalyser
-from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeType
+from mypy.types import AnyType, Instance, Type, TypeOfAny
 
 from mypy_plugin import names
 from mypy_plugin.types import base_of
 
 __all__ = [
     "additional_deps",
-    "analyze_any",
     "analyze_jax_array",
-    "analyze_scalar_type_name",
     "customize_array_mro",
     "customize_dtype_meta",
     "customize_weak_mro",
@@ -268,11 +259,6 @@ def customize_dtype_meta(ctx: ClassDefContext) -> None:
     ctx.cls.info.fallback_to_any = True
 
 
-def analyze_scalar_type_name(ctx: AnalyzeTypeContext) -> Type:
-    """``jnp.float32`` written as a type (``dtype: jnp.float32``): ``Any``, as JAX's ``Any`` is."""
-    return AnyType(TypeOfAny.special_form, line=ctx.type.line, column=ctx.type.column)
-
-
 # ------------------------------------------------------- jax.numpy's dtype names
 
 
@@ -296,38 +282,3 @@ def scalar_type_markers(table_names: Mapping[str, bool]) -> dict[str, str]:
             continue
         found[name] = marker.name
     return found
-
-
-def analyze_any(marker_of: Callable[[str], str | None], ctx: AnalyzeTypeContext) -> Type:
-    """Analyse ``Any``: ``type[<marker>]`` for ``jax.numpy``'s ``float32: Any`` and the like.
-
-    Everywhere else the result is exactly mypy's own (an explicit ``Any``).
-    ``marker_of`` gives the marker of a name (``scalar_type_markers``), asked
-    only in ``jax.numpy`` (it loads the function table).
-    """
-    t = ctx.type
-    explicit = AnyType(TypeOfAny.explicit, line=t.line, column=t.column)
-    analyser = ctx.api
-    if not isinstance(analyser, TypeAnalyser):
-        return explicit  # pragma: no cover - mypy always passes one
-    api = analyser.api
-    if not isinstance(api, SemanticAnalyzer) or api.cur_mod_id != names.JAX_NUMPY:
-        return explicit
-    statement = api.statement
-    if (
-        not isinstance(statement, AssignmentStmt)
-        or len(statement.lvalues) != 1
-        or not isinstance(statement.lvalues[0], NameExpr)
-        or (statement.type is not t and statement.unanalyzed_type is not t)
-    ):
-        return explicit
-    marker = marker_of(statement.lvalues[0].name)
-    if marker is None:
-        return explicit
-    node = api.lookup_fully_qualified_or_none(f"{names.DTYPES_MODULE}.{marker}")
-    info = _ready(node)
-    if info is None:
-        if not api.final_iteration:
-            api.defer()
-        return explicit
-    return TypeType.make_normalized(Instance(info, [], line=t.line))

@@ -36,7 +36,6 @@ __all__ = [
     "TRANSFORMS",
     "TREE_LEAVES",
     "TREE_MAP",
-    "TYPING_ANY",
     "TYPING_MODULE",
     "UNARY_METHODS",
 ]
@@ -85,8 +84,7 @@ JAX_ARRAY_MODULE: Final = "jax._src.basearray"
 JAX_ARRAY: Final = "jax._src.basearray.Array"
 """``jax.Array``: analysed as ``Array[Any]`` wherever a type names it."""
 JAX_NUMPY: Final = "jax.numpy"
-"""The module whose ``float32: Any``, … declarations become marker classes."""
-TYPING_ANY: Final = "typing.Any"
+"""The module whose ``float32: Any``, … name dtypes (``mypy_plugin.dtype_names`` reads them)."""
 TABLE_ARRAY_PREFIX: Final = "jax.Array."
 """How the function table names ``jax.Array``'s members (``jax.Array.sum``, ``….at.set``)."""
 BINARY_UFUNC_CALL: Final = "jax.numpy.BinaryUfunc.__call__"

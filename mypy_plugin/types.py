@@ -194,10 +194,16 @@ def where_any(theirs: Type, ours: Type, replace: Callable[[Type], Type]) -> Type
     """``ours`` with ``replace`` applied where ``theirs`` (mypy's own answer) is ``Any``.
 
     The two are walked together through tuples of the same length and the
-    type arguments of one class; elsewhere ``ours`` stands.
+    type arguments of one class; elsewhere ``ours`` stands.  Where both are
+    ``Any``, mypy's own stands: the kind of an ``Any`` matters to mypy (an
+    explicit one in ``list[Any]`` makes NumPy's overloaded ``np.prod`` answer
+    ``Any``; the plugin's special form picked the first overload, haiku's
+    ``fan_in = np.prod([shape[i] for i in axes])``).
     """
     mine = expand(theirs)
     if isinstance(mine, AnyType):
+        if isinstance(get_proper_type(ours), AnyType):
+            return theirs
         return replace(ours)
     found = expand(ours)  # None (a recursive alias): ours stands
     if (

@@ -21,13 +21,17 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COVERAGE_GOAL = 0.73
-"""The floor: 73.8% measured (377 of 511).  It was 80.0% before the plugin was made quiet on
+COVERAGE_GOAL = 0.71
+"""The floor: 71.2% measured (364 of 511).  It was 80.0% before the plugin was made quiet on
 public code: a wide union operand (``Array[Any] | Array[float32]``) is now an unknown dtype,
 and an unannotated helper's call gives only its arrays (``inference.arrays_only``); 76.3%
 until NumPy's ufuncs of Python numbers kept NumPy's ``Any`` (``np.sqrt(dim)`` was
 ``np.float64``, which jax-md returned where it declares ``jax.Array``: quantized_inference's
-``w1 = jax.random.normal(...) / np.sqrt(dim)`` is unknown now).  Pytrees, NumPy scalars and
+``w1 = jax.random.normal(...) / np.sqrt(dim)`` is unknown now); 73.8% until JAX's dtype names
+stayed ``Any`` (``mypy_plugin.dtype_names``: a ``type[float32]`` of the plugin's gave public code
+false errors): ``jnp.uint32(c)`` is ``Any`` to mypy, and so is an operator with it as an operand
+(mypy answers ``Any`` before asking a plugin), quantized_inference's hash and
+mixed_precision_attention's ``loss_scale`` are unknown now.  Pytrees, NumPy scalars and
 the other types come back with issues 21 and 23, without the noise."""
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 

@@ -10,7 +10,7 @@ import numpy as np
 
 
 def hash_ids(raw):
-    h = jnp.asarray(raw, dtype=jnp.uint32) * jnp.uint32(0x9E3779B1)
+    h = jnp.asarray(raw, dtype=jnp.uint32) * np.uint32(0x9E3779B1)
     return h ^ (h >> 16)
 
 

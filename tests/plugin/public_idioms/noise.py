@@ -141,7 +141,8 @@ class EnvState(NamedTuple):
 
 def reset(x: jnp.ndarray) -> float:
     state = EnvState(time=jnp.int32(0), total=jnp.float32(0.0))
-    reveal_type(jnp.int32(0) + 1)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int32]
+    reveal_type(jnp.int32(0))  # R: Any
+    reveal_type(jnp.int32(0) + 1)  # R: Any
     reveal_type(jnp.sin(jnp.int32(0)))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     return jnp.linalg.norm(x, ord=1)
 
@@ -154,7 +155,8 @@ def rebound_to_none(x: jax.Array) -> None:
     y = halve(jnp.zeros(3))
     reveal_type(y)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
     y = None
-    jnp.float32(1.0) & jnp.int32(1)  # E: dtype-promotion
+    halve(jnp.zeros(3)) & jnp.zeros(3, jnp.int32)  # E: dtype-promotion
+    jnp.bitwise_and(jnp.float32(1.0), jnp.int32(1))  # E: dtype-promotion
 
 
 # x.dtype of an unknown dtype goes where jnp.dtype is annotated (ott, penzai).
@@ -201,7 +203,7 @@ def sample(key, rows):  # type: ignore[no-untyped-def]
 
 def catch_step(key: jax.Array, prev: jax.Array, dx: jax.Array) -> None:
     bx, by = sample(key, 3)
-    reveal_type(bx)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int32]
+    reveal_type(bx)  # R: Any
     bx = jax.lax.select(prev, bx, jnp.clip(bx + dx, 0, 5))
 
 
@@ -386,12 +388,13 @@ def order(x: Any, flat: list[object]) -> None:
 
 
 # A variable bound to JAX's scalar type makes arrays as it does (jax-md's f32 = jnp.float32,
-# then side * f32(0.5)).
+# then side * f32(0.5)): Any to mypy, read where a JAX function takes it.
 f32 = jnp.float32
 
 
 def periodic(side: float, dR: jax.Array) -> jax.Array:
-    reveal_type(f32(0.5))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+    reveal_type(f32(0.5))  # R: Any
+    reveal_type(jnp.sin(f32(0.5)))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     return jnp.mod(dR + side * f32(0.5), side) - f32(0.5) * side
 
 
@@ -405,3 +408,47 @@ class Splitter:
     def burn_in(self, rng: jax.Array, steps: int) -> None:
         if steps > 0:
             rng = self.split(rng, steps)
+
+
+# JAX's dtype names are Any to mypy, with the plugin too: a variable rebound from one to
+# another (flax's examples, jax-md, penzai), one handed to NumPy (jax-md's loaders), one
+# bound to None after; the plugin reads the dtype from the expression where a call reads it
+# (f32 = jnp.float32 above).
+
+
+def sum_at_64_bits(x: jax.Array, half: bool) -> None:
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        wide = jnp.int64
+    elif half:
+        wide = jnp.float16
+    else:
+        wide = jnp.float64
+    reveal_type(jnp.zeros(3, wide))  # R: typing_pkg.typing.Array[Any]
+    by_name = {"float32": jnp.float32, "bfloat16": jnp.bfloat16}["float32"]
+    activation = jnp.float32 if half else by_name
+    activation = None
+    loaded = np.loadtxt("steps.traj", dtype=jnp.float64)
+    zeros = np.zeros(3, dtype=f32)
+    reveal_type(jnp.zeros(3, f32))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    reveal_type(x.astype(jnp.bfloat16))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.bfloat16]
+    scale = jnp.float32(2.0)
+    reveal_type(jnp.multiply(x.astype(jnp.int8), scale))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+
+
+def init(shape: tuple[int, ...], dtype=jnp.float32):  # type: ignore[no-untyped-def]
+    return jnp.zeros(shape, dtype)
+
+
+def init_both() -> None:
+    reveal_type(init((3,), jnp.bfloat16))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.bfloat16]
+    reveal_type(init((3,), f32))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+
+
+# A list of what mypy alone calls Any keeps mypy's own Any (dm-haiku's _compute_fans: NumPy's
+# overloaded np.prod answers Any for it; a special-form Any made it pick the first overload).
+def compute_fans(shape, fan_in_axes=None):  # type: ignore[no-untyped-def]
+    fan_in = 1
+    if fan_in_axes is not None:
+        reveal_type(np.prod([shape[i] for i in fan_in_axes]))  # R: Any
+        fan_in = np.prod([shape[i] for i in fan_in_axes])
+    return fan_in

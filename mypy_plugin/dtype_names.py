@@ -1,0 +1,150 @@
+"""JAX's dtype names as the program writes them: ``Any`` to mypy, read from the expression.
+
+JAX declares ``jax.numpy.float32``, ``bfloat16``, … ``Any``, and with the
+plugin they stay so: a variable bound to one and rebound to another
+(``dtype = jnp.bfloat16`` in one branch, ``jnp.float16`` in the other), one
+handed to NumPy (``np.zeros(3, dtype=jnp.float32)``), one used as an
+annotation (``f64 = jnp.float64`` then ``x: f64``) check exactly as without
+the plugin.  (A ``type[float32]`` of the plugin's refused the first, left
+NumPy's overloads unsolved in the second, and was no type in the third.)
+
+What the plugin needs is which dtype a value stands for, where a call reads
+it; it reads that from the expression mypy typed ``Any``:
+
+* a dtype name itself (any spelling mypy resolves to ``jax.numpy.float32``);
+* a variable of the program bound once in its scope, to something read so
+  (``f32 = jnp.float32``, imported from another module too);
+* JAX's scalar types called, ``jnp.float32(2.0)``: ``jnp.asarray(2.0,
+  jnp.float32)`` (an ``InferredArray``: ``Any`` to mypy alone).
+
+``DTypeNames.read`` gives the type the plugin reads (``type[float32]``,
+``InferredArray[float32]``) in place of ``Any``; every hook reads its
+arguments through it.  A scalar type called *as an operand's receiver*
+(``jnp.float32(1) + x``) is not seen: mypy calls no hook on an ``Any``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression, RefExpr, Var
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import AnyType, Instance, ProperType, Type, TypeType, get_proper_type
+
+from mypy_plugin import names
+
+__all__ = ["DTypeNames"]
+
+_DEPTH: Final = 4
+"""How many variables deep a value is followed (``f = f32`` after ``f32 = jnp.float32``)."""
+
+
+class DTypeNames:
+    """Read what an expression mypy typed ``Any`` stands for (see the module docs)."""
+
+    def __init__(
+        self,
+        scalar_types: Callable[[], Mapping[str, str]],
+        marker: Callable[[str], Instance | None],
+        value_of: Callable[[CheckerPluginInterface, Var], Expression | None],
+        scalar_value: Callable[
+            [str, Type, Expression, CheckerPluginInterface, Context], Type | None
+        ],
+    ) -> None:
+        self._scalar_types = scalar_types
+        """``jax.numpy``'s dtype names, with the marker each names (loaded on first use)."""
+        self._marker = marker
+        self._value_of = value_of
+        """The expression a program's variable is bound to, if bound once in its scope."""
+        self._scalar_value = scalar_value
+        """``jnp.<marker>(value)``'s type, from the value's type."""
+
+    def read(self, api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> Type:
+        """``typ``, or what ``expr`` stands for when ``typ`` is ``Any`` and the plugin reads it."""
+        if expr is None or not isinstance(get_proper_type(typ), AnyType):
+            return typ
+        found = self._read(api, expr, 0)
+        return typ if found is None else found
+
+    def read_all(
+        self,
+        api: CheckerPluginInterface,
+        types: Sequence[Sequence[Type]],
+        exprs: Sequence[Sequence[Expression]],
+    ) -> list[list[Type]]:
+        """``read`` for each actual of a hook's ``arg_types`` (``args`` alike, by formal)."""
+        return [
+            [
+                self.read(api, exprs[i][j] if i < len(exprs) and j < len(exprs[i]) else None, t)
+                for j, t in enumerate(formal)
+            ]
+            for i, formal in enumerate(types)
+        ]
+
+    def marker_name(self, expr: Expression) -> str | None:
+        """The marker a dtype name of ``jax.numpy`` written here names (no variable followed)."""
+        if not isinstance(expr, RefExpr) or not expr.fullname.startswith(_PREFIX):
+            return None
+        return self._scalar_types().get(expr.fullname[len(_PREFIX) :])
+
+    def _read(self, api: CheckerPluginInterface, expr: Expression, depth: int) -> Type | None:
+        if depth > _DEPTH:
+            return None
+        marker = self._named(api, expr, depth)
+        if marker is not None:
+            found = self._marker(marker)
+            return None if found is None else TypeType.make_normalized(found)
+        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+            value = self._bound(api, expr.node)
+            if value is not None and isinstance(value, CallExpr):
+                return self._called(api, value, depth + 1)
+            return None
+        if isinstance(expr, CallExpr):
+            return self._called(api, expr, depth)
+        return None
+
+    def _named(self, api: CheckerPluginInterface, expr: Expression, depth: int) -> str | None:
+        """The marker a dtype name, or a variable bound once to one, names."""
+        while depth <= _DEPTH:
+            marker = self.marker_name(expr)
+            if marker is not None:
+                return marker
+            if not isinstance(expr, RefExpr) or not isinstance(expr.node, Var):
+                return None
+            value = self._bound(api, expr.node)
+            if value is None:
+                return None
+            expr = value
+            depth += 1
+        return None
+
+    def _bound(self, api: CheckerPluginInterface, var: Var) -> Expression | None:
+        """The one value of a variable mypy infers (an annotated one is the user's word)."""
+        return self._value_of(api, var) if var.is_inferred else None
+
+    def _called(self, api: CheckerPluginInterface, call: CallExpr, depth: int) -> Type | None:
+        """``jnp.float32(value)``: JAX's scalar type called on one value."""
+        if len(call.args) != 1 or call.arg_kinds[0] != ARG_POS:
+            return None
+        marker = self._named(api, call.callee, depth)
+        if marker is None:
+            return None
+        value = call.args[0]
+        value_type = _expression_type(api, value)
+        if value_type is None:
+            return None
+        return self._scalar_value(marker, self.read(api, value, value_type), value, api, call)
+
+
+_PREFIX: Final = names.JAX_NUMPY + "."
+
+
+def _expression_type(api: CheckerPluginInterface, expr: Expression) -> ProperType | None:
+    """The type mypy gave an expression it has checked (``None`` if not yet)."""
+    from mypy.checker import TypeChecker
+
+    if not isinstance(api, TypeChecker):
+        return None
+    found = api.lookup_type_or_none(expr)
+    return None if found is None else get_proper_type(found)
