@@ -32,6 +32,8 @@ from mypy.checker import TypeChecker
 from mypy.checkexpr import has_uninhabited_component
 from mypy.nodes import (
     ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     CallExpr,
     Context,
     Decorator,
@@ -67,6 +69,7 @@ from mypy_plugin import names
 from mypy_plugin.errors import error_carry
 from mypy_plugin.inference import (
     Inference,
+    arrays_only,
     as_mypy_any,
     dtype_view,
     erase_dtypes,
@@ -294,17 +297,20 @@ class Transforms:
         api = ctx.api
         object_type = api.named_generic_type("builtins.object", [])
         variables: list[TypeVarType] = []
-        arg_types = list(function.arg_types)
+        # JAX declares what grad returns a bare Callable: the parameters not differentiated
+        # take anything, as do extra ones (ott declares the derivative it passes on
+        # Callable[[Array, float], Array]); the gradients are the type variables below,
+        # of any argument (JAX's Callable takes any).
+        anything = AnyType(TypeOfAny.special_form)
+        arg_types: list[Type] = [anything] * len(function.arg_types)
         for number, argnum in enumerate(argnums):
             index = positional[argnum]
-            declared = function.arg_types[index]
-            bound = object_type if isinstance(get_proper_type(declared), AnyType) else declared
             variable = TypeVarType(
                 f"_Grad{number}",
                 f"{_GRADIENT_MARK}{kind}{'+aux' if has_aux else ''}",
                 TypeVarId(-(number + 1)),
                 [],
-                bound,
+                object_type,
                 AnyType(TypeOfAny.from_omitted_generics),
             )
             variables.append(variable)
@@ -314,10 +320,12 @@ class Transforms:
             if many
             else variables[0]
         )
-        returned = function.ret_type
+        # The value and auxiliary data as JAX's Any would take them (a declared Callable's
+        # return: jax-cfd's), with their arrays' dtypes (InferredArray).
+        returned = self._declared_any(function.ret_type)
         tuple_fallback = api.named_generic_type("builtins.tuple", [AnyType(TypeOfAny.special_form)])
         if has_aux:
-            declared_ret = get_proper_type(function.ret_type)
+            declared_ret = get_proper_type(returned)
             aux_type: Type = AnyType(TypeOfAny.special_form)
             value_type: Type = AnyType(TypeOfAny.special_form)
             if isinstance(declared_ret, TupleType) and len(declared_ret.items) == 2:
@@ -333,8 +341,22 @@ class Transforms:
         else:
             result = TupleType([returned, gradient], tuple_fallback)
         mark = f"{_GRADIENT_MARK}{kind}{'+aux' if has_aux else ''}"
+        arg_kinds, arg_names = list(function.arg_kinds), list(function.arg_names)
+        if ARG_STAR not in arg_kinds:
+            arg_types.append(anything)
+            arg_kinds.append(ARG_STAR)
+            arg_names.append(None)
+        if ARG_STAR2 not in arg_kinds:
+            arg_types.append(anything)
+            arg_kinds.append(ARG_STAR2)
+            arg_names.append(None)
         return function.copy_modified(
-            arg_types=arg_types, ret_type=result, variables=variables, name=mark
+            arg_types=arg_types,
+            arg_kinds=arg_kinds,
+            arg_names=arg_names,
+            ret_type=result,
+            variables=variables,
+            name=mark,
         )
 
     def gradient_call(self, ctx: FunctionContext | MethodContext) -> Type | None:
@@ -376,6 +398,13 @@ class Transforms:
             return default.copy_modified(items=[program_arrays(api, default.items[0]), aux_type])
         return program_arrays(api, fallback)
 
+    def _declared_any(self, typ: Type) -> Type:
+        """A declared type where JAX declares ``Any``: its arrays only, ``InferredArray``."""
+        inferred_array = class_named(self.lookup, names.INFERRED_ARRAY)
+        if inferred_array is None:
+            return AnyType(TypeOfAny.special_form)
+        return inferred(arrays_only(typ), inferred_array)
+
     def _as_mypy(self, api: TypeChecker, typ: Type) -> Type:
         """What mypy alone types ``Any``, as the plugin gives it (``inference.as_mypy_any``)."""
         return as_mypy_any(api, typ, class_named(self.lookup, names.INFERRED_ARRAY))
@@ -389,14 +418,17 @@ class Transforms:
         if not isinstance(api, TypeChecker) or not isinstance(defn, FuncDef):
             return None
         base = api.function_type(defn)
-        if not isinstance(base, CallableType) or len(base.arg_types) != len(ctx.arg_types):
+        if not isinstance(base, CallableType):
             return None
+        count = len(base.arg_types)
+        if len(ctx.arg_types) < count or any(ctx.arg_types[count:]):
+            return None  # more arguments than the function takes (the *args grad adds)
         found = self.inference.callee_function(api, base.copy_modified(definition=defn))
         if found is None:
             return None
         missing = AnyType(TypeOfAny.special_form)
         value = self.inference.specialise_call(
-            api, found[1], defn, ctx.arg_types, None, ctx.context, missing
+            api, found[1], defn, list(ctx.arg_types[:count]), None, ctx.context, missing
         )
         return None if get_proper_type(value) is missing else value
 

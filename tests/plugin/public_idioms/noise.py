@@ -452,3 +452,25 @@ def compute_fans(shape, fan_in_axes=None):  # type: ignore[no-untyped-def]
         reveal_type(np.prod([shape[i] for i in fan_in_axes]))  # R: Any
         fan_in = np.prod([shape[i] for i in fan_in_axes])
     return fan_in
+
+
+# What grad returns goes where JAX's bare Callable goes: ott passes a derivative of one
+# parameter on as Callable[[Array, float], Array]; jax-cfd returns value_and_grad of a
+# function of other parameter types as its declared Callable.
+def pass_derivative(derivative: Callable[[jax.Array, float], jax.Array]) -> None: ...
+
+
+def precondition(x: float) -> float:
+    return x
+
+
+LossAndGrad = Callable[[Any, jax.Array], tuple[jax.Array, Any]]
+
+
+def trajectory_loss(params: dict[str, jax.Array], target: tuple[jax.Array, ...]) -> float:
+    return 0.0
+
+
+def derivatives() -> LossAndGrad:
+    pass_derivative(jax.vmap(jax.grad(precondition)))
+    return jax.value_and_grad(trajectory_loss)
