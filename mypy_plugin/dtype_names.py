@@ -12,8 +12,9 @@ What the plugin needs is which dtype a value stands for, where a call reads
 it; it reads that from the expression mypy typed ``Any``:
 
 * a dtype name itself (any spelling mypy resolves to ``jax.numpy.float32``);
-* a variable of the program bound once in its scope, to something read so
-  (``f32 = jnp.float32``, imported from another module too);
+* a variable of the module being checked, bound once in its scope, to
+  something read so (``f32 = jnp.float32``; another module's is not read:
+  its tree is absent when mypy reads that module from its cache);
 * JAX's scalar types called, ``jnp.float32(2.0)``: ``jnp.asarray(2.0,
   jnp.float32)`` (an ``InferredArray``: ``Any`` to mypy alone).
 
@@ -37,7 +38,8 @@ from mypy_plugin import names
 __all__ = ["DTypeNames"]
 
 _DEPTH: Final = 4
-"""How many variables deep a value is followed (``f = f32`` after ``f32 = jnp.float32``)."""
+"""How many variables and calls deep a value is followed (``f = f32`` after ``f32 =
+jnp.float32``); a cycle of variables (``a = jnp.float32(b)``, ``b = jnp.float32(a)``) stops."""
 
 
 class DTypeNames:
@@ -64,7 +66,7 @@ class DTypeNames:
         """``typ``, or what ``expr`` stands for when ``typ`` is ``Any`` and the plugin reads it."""
         if expr is None or not isinstance(get_proper_type(typ), AnyType):
             return typ
-        found = self._read(api, expr, 0)
+        found = self.read_expression(api, expr)
         return typ if found is None else found
 
     def read_all(
@@ -82,6 +84,10 @@ class DTypeNames:
             for i, formal in enumerate(types)
         ]
 
+    def read_expression(self, api: CheckerPluginInterface, expr: Expression) -> Type | None:
+        """What ``expr`` stands for (``type[float32]``, ``InferredArray[float32]``), if read."""
+        return self._read(api, expr, 0)
+
     def marker_name(self, expr: Expression) -> str | None:
         """The marker a dtype name of ``jax.numpy`` written here names (no variable followed)."""
         if not isinstance(expr, RefExpr) or not expr.fullname.startswith(_PREFIX):
@@ -89,52 +95,35 @@ class DTypeNames:
         return self._scalar_types().get(expr.fullname[len(_PREFIX) :])
 
     def _read(self, api: CheckerPluginInterface, expr: Expression, depth: int) -> Type | None:
-        if depth > _DEPTH:
-            return None
-        marker = self._named(api, expr, depth)
+        expr, depth = self._resolved(api, expr, depth)
+        marker = self.marker_name(expr)
         if marker is not None:
             found = self._marker(marker)
             return None if found is None else TypeType.make_normalized(found)
-        if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
-            value = self._bound(api, expr.node)
-            if value is not None and isinstance(value, CallExpr):
-                return self._called(api, value, depth + 1)
+        if not isinstance(expr, CallExpr) or len(expr.args) != 1 or expr.arg_kinds[0] != ARG_POS:
             return None
-        if isinstance(expr, CallExpr):
-            return self._called(api, expr, depth)
-        return None
-
-    def _named(self, api: CheckerPluginInterface, expr: Expression, depth: int) -> str | None:
-        """The marker a dtype name, or a variable bound once to one, names."""
-        while depth <= _DEPTH:
-            marker = self.marker_name(expr)
-            if marker is not None:
-                return marker
-            if not isinstance(expr, RefExpr) or not isinstance(expr.node, Var):
-                return None
-            value = self._bound(api, expr.node)
-            if value is None:
-                return None
-            expr = value
-            depth += 1
-        return None
-
-    def _bound(self, api: CheckerPluginInterface, var: Var) -> Expression | None:
-        """The one value of a variable mypy infers (an annotated one is the user's word)."""
-        return self._value_of(api, var) if var.is_inferred else None
-
-    def _called(self, api: CheckerPluginInterface, call: CallExpr, depth: int) -> Type | None:
-        """``jnp.float32(value)``: JAX's scalar type called on one value."""
-        if len(call.args) != 1 or call.arg_kinds[0] != ARG_POS:
-            return None
-        marker = self._named(api, call.callee, depth)
-        if marker is None:
-            return None
-        value = call.args[0]
+        # jnp.float32(value): JAX's scalar type called on one value
+        callee, depth = self._resolved(api, expr.callee, depth)
+        marker = self.marker_name(callee)
+        value = expr.args[0]
         value_type = _expression_type(api, value)
-        if value_type is None:
+        if marker is None or value_type is None or depth >= _DEPTH:
             return None
-        return self._scalar_value(marker, self.read(api, value, value_type), value, api, call)
+        if isinstance(value_type, AnyType):
+            value_type = get_proper_type(self._read(api, value, depth + 1) or value_type)
+        return self._scalar_value(marker, value_type, value, api, expr)
+
+    def _resolved(
+        self, api: CheckerPluginInterface, expr: Expression, depth: int
+    ) -> tuple[Expression, int]:
+        """``expr``, or the value of the variable it names if bound once (followed, bounded)."""
+        while depth < _DEPTH and isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+            # a variable mypy infers only: an annotated one is the user's word
+            value = self._value_of(api, expr.node) if expr.node.is_inferred else None
+            if value is None:
+                break
+            expr, depth = value, depth + 1
+        return expr, depth
 
 
 _PREFIX: Final = names.JAX_NUMPY + "."

@@ -222,12 +222,10 @@ class Env:
     build's classes only (keyed by the ``TypeInfo`` objects themselves).
     """
 
-    def __init__(
-        self, rules: RuleSet, lookup: Lookup, dtype_names: DTypeNames | None = None
-    ) -> None:
+    def __init__(self, rules: RuleSet, lookup: Lookup, dtype_names: DTypeNames) -> None:
         self.rules = rules
         self.dtype_names = dtype_names
-        """What an operand mypy types ``Any`` stands for (``jnp.float32(2)``), if given."""
+        """What an operand mypy types ``Any`` stands for (``jnp.float32(2)``)."""
         self.answers = Answers(rules)
         self.lookup = lookup
         self._arrays: dict[tuple[TypeInfo, str | None], Instance] = {}
@@ -242,10 +240,7 @@ class Env:
 
     def read(self, ctx: _Context, index: int = 0) -> Type:
         """The type of the first actual of formal ``index``, read by ``dtype_names`` if ``Any``."""
-        typ = ctx.arg_types[index][0]
-        if self.dtype_names is None:
-            return typ
-        return self.dtype_names.read(ctx.api, ctx.args[index][0], typ)
+        return self.dtype_names.read(ctx.api, ctx.args[index][0], ctx.arg_types[index][0])
 
     def classify(self, typ: ProperType) -> Operand | None:
         """Return ``classify(typ)``, memoised per type object."""
@@ -756,10 +751,7 @@ def result_type_callback(env: Env, ctx: FunctionContext) -> Type:
     if any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
         return ctx.default_return_type  # result_type(*xs): not known statically
     operands = []
-    items_ = ctx.arg_types[0]
-    if env.dtype_names is not None:
-        items_ = env.dtype_names.read_all(ctx.api, [items_], [ctx.args[0]])[0]
-    for item in items_:
+    for item in env.dtype_names.read_all(ctx.api, [ctx.arg_types[0]], [ctx.args[0]])[0]:
         operand = _result_type_operand(ctx, item)
         if operand is None:
             return ctx.default_return_type

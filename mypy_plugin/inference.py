@@ -854,13 +854,13 @@ class Inference:
         self,
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
         canonical: Callable[[str], str],
-        dtype_names: DTypeNames | None = None,
+        dtype_names: DTypeNames,
     ) -> None:
         self._make_array = make_array
         self._canonical = canonical
         """The dtype a JAX array gets for a requested one (x64 off: ``float64`` → ``float32``)."""
         self._dtype_names = dtype_names
-        """What a default mypy types ``Any`` stands for (``dtype=jnp.float32``), if given."""
+        """What a default mypy types ``Any`` stands for (``dtype=jnp.float32``)."""
         self._facts: dict[str, ModuleFacts] = {}
         self._libraries: dict[str, MypyFile] = {}
         """The modules (trees) seen that are not the program's: no facts to read."""
@@ -1175,9 +1175,8 @@ class Inference:
             if not actuals and kind in (ARG_OPT, ARG_NAMED_OPT):
                 initializer = defn.arguments[formal].initializer
                 default_type = _default_type(api, initializer)
-                if default_type is None and self._dtype_names is not None:
-                    read = self._dtype_names.read(api, initializer, AnyType(TypeOfAny.special_form))
-                    default_type = None if isinstance(get_proper_type(read), AnyType) else read
+                if default_type is None and initializer is not None:
+                    default_type = self._dtype_names.read_expression(api, initializer)
                 if default_type is not None and isinstance(get_proper_type(declared), AnyType):
                     new_args[formal] = default_type  # the default a call leaves: its own type
                 continue

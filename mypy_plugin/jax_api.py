@@ -314,15 +314,8 @@ def read_dtype(api: CheckerPluginInterface, expr: Expression | None, typ: Type) 
 
 
 def _dtype_from_expression(expr: Expression) -> object | None:
-    """A dtype typed ``Any``, read from its expression: ``jnp.bfloat16``, ``jnp.dtype("i1")``."""
-    if isinstance(expr, RefExpr) and expr.fullname.startswith(names.JAX_NUMPY + "."):
-        name = expr.fullname[len(names.JAX_NUMPY) + 1 :]
-        try:
-            from typing_pkg.dtypelike import to_marker
-
-            return to_marker(name)
-        except (TypeError, ValueError):
-            return None
+    """A dtype typed ``Any``, read from its expression: ``jnp.dtype("i1")`` (a dtype name,
+    ``jnp.bfloat16``, arrives read already: ``Hooks.actuals``)."""
     if (
         isinstance(expr, CallExpr)
         and isinstance(expr.callee, RefExpr)
@@ -618,8 +611,8 @@ class Hooks:
         self,
         api: JaxApi,
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
-        inferred: Callable[[Type], Type] = lambda typ: typ,
-        dtype_names: DTypeNames | None = None,
+        inferred: Callable[[Type], Type],
+        dtype_names: DTypeNames,
     ) -> None:
         self.api = api
         self.make_array = make_array
@@ -627,15 +620,13 @@ class Hooks:
         self.inferred = inferred
         """A type with its arrays ``InferredArray`` (``Any`` to mypy alone)."""
         self.dtype_names = dtype_names
-        """What an argument mypy types ``Any`` stands for (``jnp.float32``), if given."""
+        """What an argument mypy types ``Any`` stands for (``jnp.float32``)."""
 
     def actuals(
         self, ctx: FunctionContext | MethodContext, names_: Sequence[str | None]
     ) -> Actuals:
         """A hook's arguments, those mypy types ``Any`` read from their expressions."""
-        types: Sequence[Sequence[Type]] = ctx.arg_types
-        if self.dtype_names is not None:
-            types = self.dtype_names.read_all(ctx.api, ctx.arg_types, ctx.args)
+        types = self.dtype_names.read_all(ctx.api, ctx.arg_types, ctx.args)
         return Actuals(ctx.api, names_, types, ctx.arg_kinds, ctx.args)
 
 

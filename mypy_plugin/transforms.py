@@ -342,10 +342,12 @@ class Transforms:
             result = TupleType([returned, gradient], tuple_fallback)
         mark = f"{_GRADIENT_MARK}{kind}{'+aux' if has_aux else ''}"
         arg_kinds, arg_names = list(function.arg_kinds), list(function.arg_names)
-        if ARG_STAR not in arg_kinds:
-            arg_types.append(anything)
-            arg_kinds.append(ARG_STAR)
-            arg_names.append(None)
+        if ARG_STAR not in arg_kinds:  # before the keyword-only ones, as Python has it
+            at = next((i for i, k in enumerate(arg_kinds) if k.is_named() or k == ARG_STAR2), None)
+            at = len(arg_kinds) if at is None else at
+            arg_types.insert(at, anything)
+            arg_kinds.insert(at, ARG_STAR)
+            arg_names.insert(at, None)
         if ARG_STAR2 not in arg_kinds:
             arg_types.append(anything)
             arg_kinds.append(ARG_STAR2)
@@ -420,15 +422,22 @@ class Transforms:
         base = api.function_type(defn)
         if not isinstance(base, CallableType):
             return None
-        count = len(base.arg_types)
-        if len(ctx.arg_types) < count or any(ctx.arg_types[count:]):
-            return None  # more arguments than the function takes (the *args grad adds)
+        added = [  # the *args and **kwargs what grad returns takes beyond the function's
+            i
+            for i, kind in enumerate(callee.arg_kinds)
+            if kind in (ARG_STAR, ARG_STAR2) and kind not in base.arg_kinds
+        ]
+        if any(ctx.arg_types[i] for i in added if i < len(ctx.arg_types)):
+            return None  # more arguments than the function takes
+        arg_types = [t for i, t in enumerate(ctx.arg_types) if i not in added]
+        if len(arg_types) != len(base.arg_types):
+            return None
         found = self.inference.callee_function(api, base.copy_modified(definition=defn))
         if found is None:
             return None
         missing = AnyType(TypeOfAny.special_form)
         value = self.inference.specialise_call(
-            api, found[1], defn, list(ctx.arg_types[:count]), None, ctx.context, missing
+            api, found[1], defn, arg_types, None, ctx.context, missing
         )
         return None if get_proper_type(value) is missing else value
 

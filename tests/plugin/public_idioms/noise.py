@@ -474,3 +474,22 @@ def trajectory_loss(params: dict[str, jax.Array], target: tuple[jax.Array, ...])
 def derivatives() -> LossAndGrad:
     pass_derivative(jax.vmap(jax.grad(precondition)))
     return jax.value_and_grad(trajectory_loss)
+
+
+# Values followed through variables stop: a cycle (a NameError at run time) is no crash.
+def cycle() -> None:
+    a = jnp.float32(b)  # type: ignore[used-before-def, has-type]
+    b = jnp.float32(a)
+    reveal_type(jnp.sin(b))  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+
+
+# What grad returns takes any extra arguments before a keyword-only parameter, and its value
+# is still the function's for the arguments given.
+def scaled_loss(params: jax.Array, *, scale: float = 1.0) -> jax.Array:
+    return jnp.sum(params.astype(jnp.float16)) * scale
+
+
+def keyword_grad(params: Array[float32]) -> None:
+    value, grads = jax.value_and_grad(scaled_loss)(params, scale=2.0)
+    reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float16]
+    reveal_type(grads)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
