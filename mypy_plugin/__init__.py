@@ -189,7 +189,10 @@ class TypingPkgPlugin(Plugin):
             self._jax, self._make_array, self._inferred, self._dtype_names
         )
         self._inference: Final = inference.Inference(
-            self._make_array, self._canonical, self._dtype_names
+            self._make_array,
+            self._canonical,
+            self._dtype_names,
+            lambda: self._class(names.INFERRED_ARRAY),
         )
         self._transforms: Final = transforms.Transforms(
             self.lookup_fully_qualified, self._inference
@@ -273,7 +276,7 @@ class TypingPkgPlugin(Plugin):
                 return inference.as_mypy_any(ctx.api, typ, inferred_array())
 
             if as_any:
-                result = keep(result)
+                result = inference.fits_context(ctx.api, keep(result))
             else:  # a tuple JAX's types declare with Any items (a scan's stacked outputs)
                 result = types.where_any(ctx.default_return_type, result, keep)
             return adjust(ctx.api, ctx.context, result, any_to_mypy=as_any)
@@ -462,6 +465,8 @@ class TypingPkgPlugin(Plugin):
             full = self._jax.array_method(attribute)
             if full is not None and self._is_jax_array_class(owner):
                 return partial(jax_api.attribute_callback, self._jax_hooks, full)
+        if self._transforms.jitted_method(fullname):
+            return transforms.replace_jitted_method
         return None
 
     def _promote_foreign_arrays(self) -> None:

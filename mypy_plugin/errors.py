@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import Context
@@ -186,3 +187,24 @@ def error_unexpected(api: CheckerPluginInterface, context: Context, detail: str)
         context,
         code=UNEXPECTED,
     )
+
+
+def withdraw(api: CheckerPluginInterface, context: Context, code: ErrorCode) -> None:
+    """Withdraw the error with ``code`` mypy has just reported at ``context``, if it has.
+
+    For an error mypy reports where the plugin's types differ from the
+    library's only in form (a jitted method is a callable to the plugin, an
+    object to JAX): the error is the last one recorded, in the innermost
+    filter that kept it or in the file's list.
+    """
+    if not isinstance(api, TypeChecker):
+        return
+    errors = api.msg.errors
+    kept = [w._filtered for w in reversed(errors._watchers) if w._filtered]
+    for found in [*kept, errors.error_info_map.get(errors.file, [])]:
+        last = found[-1] if found else None
+        if last is None:
+            continue
+        if last.code == code and (last.line, last.column) == (context.line, context.column):
+            found.pop()
+            return

@@ -141,6 +141,7 @@ from mypy.types import (
     UnionType,
     UnpackType,
     get_proper_type,
+    has_type_vars,
 )
 
 from mypy_plugin.dtype_names import DTypeNames
@@ -161,6 +162,7 @@ __all__ = [
     "as_mypy_any",
     "dtype_view",
     "erase_dtypes",
+    "fits_context",
     "has_unknown_array",
     "is_program_module",
     "program_arrays",
@@ -268,6 +270,8 @@ class ModuleFacts:
         """The function each nested function is defined in."""
         self.variables: dict[int, list[Var]] = {}
         """The variables each function's body infers the type of (its nested functions' too)."""
+        self.rebound_functions: set[int] = set()
+        """Decorated functions whose name their scope binds again (``f = jit(partial(f, …))``)."""
         self.discarded: dict[int, CallExpr] = {}
         """Calls whose value is discarded (an expression statement: ``main()``), by id."""
         self.memo: dict[tuple[int, tuple[Type, ...]], _Memo] = {}
@@ -319,6 +323,10 @@ class ModuleFacts:
                 literal = _literal(item)
                 if literal is not None:
                     self.constants[id(name.node)] = (name.node, literal)
+        assigned = {n.name for _, names in assignments for n in names if n is not None}
+        self.rebound_functions.update(
+            id(stmt.func) for stmt in body if isinstance(stmt, Decorator) and stmt.name in assigned
+        )
         rebound = {name for name, count in counts.items() if count > 1}
         seen = set(params)
         for value, names in assignments:
@@ -695,6 +703,25 @@ def as_mypy_any(api: CheckerPluginInterface, typ: Type, inferred_array: TypeInfo
     return kept if inferred_array is None else inferred(kept, inferred_array)
 
 
+def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
+    """``typ``, or ``Any`` where the type mypy expects of the expression refuses it.
+
+    For a value that is ``Any`` to mypy alone: what mypy alone accepts stays
+    accepted (jaxopt binds what an unannotated helper returns, a
+    ``KKTSolution``, to a parameter declared ``Optional[Array]``; it may be
+    returned or passed on as well).  The expected type is the declared
+    variable's, the function's return type or the parameter's; a generic one
+    (type variables) is left to mypy.
+    """
+    if not isinstance(api, TypeChecker):
+        return typ
+    contexts = api.expr_checker.type_context
+    expected = contexts[-1] if contexts else None
+    if expected is None or has_type_vars(expected) or is_subtype(typ, expected):
+        return typ
+    return AnyType(TypeOfAny.special_form)
+
+
 def _is_array_type(typ: Type) -> bool:
     """Whether ``typ`` is an array (ours, JAX's or NumPy's), not a union."""
     proper = expand(typ)
@@ -855,8 +882,11 @@ class Inference:
         make_array: Callable[[str | None, CheckerPluginInterface, Context], Instance | None],
         canonical: Callable[[str], str],
         dtype_names: DTypeNames,
+        inferred_array: Callable[[], TypeInfo | None],
     ) -> None:
         self._make_array = make_array
+        self._inferred_array = inferred_array
+        """``InferredArray`` in the build (``None``: typing_pkg's stubs of an older version)."""
         self._canonical = canonical
         """The dtype a JAX array gets for a requested one (x64 off: ``float64`` → ``float32``)."""
         self._dtype_names = dtype_names
@@ -1055,9 +1085,11 @@ class Inference:
         ):
             # An unannotated parameter, rebound: mypy narrows an unannotated variable on
             # assignment but keeps a parameter's implicit Any; the design's side effect makes
-            # the parameter narrow as the variables do.
+            # the parameter narrow as the variables do, to what the plugin gives a value mypy
+            # alone types Any (its dtypes, Any to all else: neural-tangents passes a
+            # parameter rebound to jnp.moveaxis(…) where JAX declares a Sequence).
             var.is_inferred = True
-            return value
+            return as_mypy_any(api, value, self._inferred_array())
         if not _dtype_conflict(declared, value):
             return value
         widened = erase_dtypes(declared)

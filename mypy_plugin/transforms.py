@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from mypy import errorcodes as codes
 from mypy.checker import TypeChecker
 from mypy.checkexpr import has_uninhabited_component
 from mypy.nodes import (
@@ -41,12 +42,13 @@ from mypy.nodes import (
     FuncDef,
     IntExpr,
     RefExpr,
+    SymbolTableNode,
     TempNode,
     TupleExpr,
     Var,
 )
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
-from mypy.subtypes import is_subtype
+from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.subtypes import is_same_type, is_subtype
 from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
@@ -66,7 +68,7 @@ from mypy.types import (
 )
 
 from mypy_plugin import names
-from mypy_plugin.errors import error_carry
+from mypy_plugin.errors import error_carry, withdraw
 from mypy_plugin.inference import (
     Inference,
     arrays_only,
@@ -84,6 +86,7 @@ __all__ = [
     "Transforms",
     "declared_callee",
     "gradient_mark",
+    "replace_jitted_method",
     "traced",
 ]
 
@@ -152,14 +155,26 @@ class Transforms:
     def __init__(self, lookup: Lookup, inference: Inference) -> None:
         self.lookup = lookup
         self.inference = inference
+        self._jitted_methods: dict[str, bool] = {}
 
     # ------------------------------------------------------------- wrappers
+
+    def jitted_method(self, fullname: str) -> bool:
+        """Whether ``fullname`` is a method ``jax.jit`` decorates (memoised once typed)."""
+        known = self._jitted_methods.get(fullname)
+        if known is None:
+            known = _jitted_method(self.lookup(fullname))
+            if known is not None:
+                self._jitted_methods[fullname] = known
+        return bool(known)
 
     def _wrapper(self) -> Instance | None:
         info = class_named(self.lookup, names.JIT_WRAPPED)
         return None if info is None else Instance(info, [])
 
-    def wrapped(self, kind: str, fun: Type, api: CheckerPluginInterface) -> Type | None:
+    def wrapped(
+        self, kind: str, fun: Type, api: CheckerPluginInterface, context: Context
+    ) -> Type | None:
         """The type of ``jit(fun)`` and the like, or ``None`` to keep mypy's.
 
         JAX's own types erase what ``jit``, ``pmap`` and ``checkpoint``
@@ -173,6 +188,8 @@ class Transforms:
         """
         function = _callable(fun)
         if function is None or function.is_type_obj():
+            return None
+        if isinstance(context, Decorator) and self._name_rebound(api, context):
             return None
         if kind in _ERASING:
             if _in_jax(api):
@@ -195,6 +212,15 @@ class Transforms:
             return function.copy_modified(name=TRACED + kind)
         return None
 
+    def _name_rebound(self, api: CheckerPluginInterface, decorator: Decorator) -> bool:
+        """Whether the decorated function's name is bound again (``f = jit(partial(f, …))``).
+
+        The name then keeps JAX's own type (an object taking any arguments), as
+        mypy keeps a name's first type for every later value.
+        """
+        facts = self.inference.facts(api)
+        return facts is not None and id(decorator.func) in facts.rebound_functions
+
     def transform_callback(self, kind: str, ctx: FunctionContext) -> Type:
         """``jax.jit(f, …)``, ``jax.checkpoint(f)``, ``jax.pmap(f)``, ``jax.grad(f, …)``.
 
@@ -209,14 +235,18 @@ class Transforms:
             return ctx.default_return_type
         if kind in ("grad", "value_and_grad", "hessian"):
             found = self._gradient(kind, ctx, fun[0])
+        elif kind == "vmap" and not is_same_type(ctx.default_return_type, fun[0]):
+            # JAX types vmap F -> F: mypy solved F from the context (``g = partial(…)``
+            # then ``g = vmap(h)``: the variable's type), and reports what does not fit.
+            found = None
         else:
-            found = self.wrapped(kind, fun[0], ctx.api)
+            found = self.wrapped(kind, fun[0], ctx.api, ctx.context)
         return ctx.default_return_type if found is None else found
 
     def decorator_callback(self, ctx: FunctionContext) -> Type:
         """Apply what ``jax.jit(static_argnums=…)`` returns to a function."""
         fun = _first(ctx)
-        found = None if fun is None else self.wrapped("jit", fun[0], ctx.api)
+        found = None if fun is None else self.wrapped("jit", fun[0], ctx.api, ctx.context)
         return ctx.default_return_type if found is None else found
 
     def partial_callback(
@@ -229,7 +259,7 @@ class Transforms:
             return result
         if len(ctx.arg_types) < 1 or len(ctx.arg_types[0]) != 1:
             return result
-        found = self.wrapped(kind, ctx.arg_types[0][0], ctx.api)
+        found = self.wrapped(kind, ctx.arg_types[0][0], ctx.api, ctx.context)
         return result if found is None else found
 
     @staticmethod
@@ -678,6 +708,30 @@ def traced(callee: Type | None) -> bool:
     if proper.fallback.type.fullname == names.JIT_WRAPPED:
         return True
     return proper.name is not None and proper.name.startswith(TRACED)
+
+
+def _jitted_method(node: SymbolTableNode | None) -> bool | None:
+    """Whether a class's attribute is a method ``jax.jit`` decorates (``None``: not yet typed)."""
+    if node is None or not isinstance(node.node, Decorator):
+        return False
+    typ = node.node.var.type
+    if typ is None:
+        return None
+    proper = get_proper_type(typ)
+    return isinstance(proper, CallableType) and proper.fallback.type.fullname == names.JIT_WRAPPED
+
+
+def replace_jitted_method(ctx: AttributeContext) -> Type:
+    """``env.step = jax.jit(jax.vmap(env.step))``: an instance may replace a jitted method.
+
+    JAX's ``jit`` makes an object (``JitWrapped``), which mypy lets an
+    instance's attribute replace; the plugin's callable type made it a method,
+    to which mypy refuses assignment (``method-assign``): that error is not the
+    program's and is withdrawn.
+    """
+    if ctx.is_lvalue:
+        withdraw(ctx.api, ctx.context, codes.METHOD_ASSIGN)
+    return ctx.default_attr_type
 
 
 def declared_callee(api: TypeChecker, callee: Expression) -> Type | None:

@@ -493,3 +493,77 @@ def keyword_grad(params: Array[float32]) -> None:
     value, grads = jax.value_and_grad(scaled_loss)(params, scale=2.0)
     reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float16]
     reveal_type(grads)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+
+
+# An instance may replace a jitted method (JAX's jit makes an object, not a method): gymnax
+# vectorises its environment's `step` in place. A method of other decorators stays a method.
+class Environment:
+    @partial(jax.jit, static_argnames=("self",))
+    def step(self, x: jax.Array) -> jax.Array:
+        return x * 2
+
+    @jax.jit
+    def reset(self, x: jax.Array) -> jax.Array:
+        return x
+
+    def render(self) -> None: ...
+
+
+def vectorise(env: Environment) -> None:
+    env.step = jax.jit(jax.vmap(env.step))
+    env.reset = jax.jit(env.reset)
+    env.render = lambda: None  # E: method-assign
+
+
+# A jitted function's name bound again keeps JAX's type (jax-md: `T_schedule =
+# jit(partial(T_schedule, T_init, T_final, steps))`, then called with one argument).
+@jax.jit
+def schedule(start: float, stop: float, steps: int, i: int) -> jax.Array:
+    return jnp.asarray(start + (stop - start) * i / steps)
+
+
+schedule = jax.jit(partial(schedule, 1.0, 2.0, 10))
+schedule(3)
+
+
+# vmap is F -> F: a variable's declared type solves F (jax-md binds a partial, then a vmap).
+def bessel(cutoff: float, frequencies: jax.Array, r: jax.Array) -> jax.Array:
+    return jnp.sin(frequencies * r) / r
+
+
+def cutoff(fn: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
+    return fn
+
+
+def embed(frequencies: jax.Array, rs: jax.Array) -> None:
+    bessel_fn = partial(bessel, 5.0, frequencies)
+    bessel_fn = jax.vmap(cutoff(bessel_fn))  # E: arg-type
+
+
+# What an unannotated helper returns is Any to mypy alone: where the program declares another
+# type, it stays accepted (jaxopt binds a KKTSolution to a parameter declared Optional[Array]).
+class Solution(NamedTuple):
+    primal: jax.Array
+    dual: jax.Array
+
+
+def full_solution(x, y):  # type: ignore[no-untyped-def]
+    return Solution(x, y)
+
+
+def to_box(params: jax.Array | None, x: jax.Array) -> jax.Array:
+    if params is not None:
+        params = full_solution(x, x)
+    return full_solution(x, x)
+
+
+# An unannotated parameter rebound to an array is narrowed to it as mypy alone would see it
+# (Any but for its dtypes): neural-tangents passes it where JAX declares a Sequence.
+def make_indices(index_array, shape):  # type: ignore[no-untyped-def]
+    index_array = jnp.moveaxis(index_array, -1, 0)
+    return jnp.ravel_multi_index(index_array, shape, "wrap")
+
+
+def narrowed(index_array):  # type: ignore[no-untyped-def]
+    index_array = jnp.zeros(3, jnp.int16)
+    reveal_type(index_array)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int16]
