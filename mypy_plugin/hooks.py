@@ -430,7 +430,27 @@ def scalar_callback(env: Env, op: str, ctx: MethodContext) -> Type:
     parts = items(argument)
     if not any(is_array(p) for p in parts):
         return ctx.default_return_type
-    return _union([_pair(env, ctx, op, ctx.type, item) for item in parts])
+    return _union(
+        [
+            _pair(env, ctx, op, ctx.type, item) if is_array(item) else _alone(ctx, op, item)
+            for item in parts
+        ]
+    )
+
+
+def _alone(ctx: MethodContext, op: str, item: ProperType) -> Type:
+    """``scalar OP item`` for an item of a union that is not an array of ours, as mypy has it.
+
+    The scalar's operator takes the union only because the plugin widened it
+    (``scalar_signature_callback``): a NumPy array in it (which promotes to
+    ``Array[Any]``) gets NumPy's answer, through its reflected operator
+    (``w * (ndarray | jax.Array)``, jax-cfd: ``ndarray | Array``, not ``float | Array``).
+    """
+    if not isinstance(ctx.api, TypeChecker):
+        return ctx.default_return_type
+    method = f"__{op}__"
+    found, _ = ctx.api.expr_checker.check_op(method, ctx.type, TempNode(item), ctx.context, True)
+    return found
 
 
 def numpy_callback(env: Env, op: str, reflected: bool, ctx: MethodContext) -> Type:

@@ -77,6 +77,7 @@ from functools import partial
 from typing import Final
 
 from mypy.checker import TypeChecker
+from mypy.checkexpr import has_uninhabited_component
 from mypy.erasetype import remove_instance_last_known_values
 from mypy.errors import ErrorInfo, Errors, IterationDependentErrors, IterationErrorWatcher
 from mypy.nodes import (
@@ -711,13 +712,18 @@ def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
     ``KKTSolution``, to a parameter declared ``Optional[Array]``; it may be
     returned or passed on as well).  The expected type is the declared
     variable's, the function's return type or the parameter's; a generic one
-    (type variables) is left to mypy.
+    (type variables) is left to mypy, as is the one mypy builds for an unpacking.
     """
     if not isinstance(api, TypeChecker):
         return typ
     contexts = api.expr_checker.type_context
     expected = contexts[-1] if contexts else None
-    if expected is None or has_type_vars(expected) or is_subtype(typ, expected):
+    if (
+        expected is None
+        or has_type_vars(expected)
+        or has_uninhabited_component(expected)  # mypy's own guess: ``(x, *rest), aux = f()``
+        or is_subtype(typ, expected)
+    ):
         return typ
     return AnyType(TypeOfAny.special_form)
 

@@ -567,3 +567,34 @@ def make_indices(index_array, shape):  # type: ignore[no-untyped-def]
 def narrowed(index_array):  # type: ignore[no-untyped-def]
     index_array = jnp.zeros(3, jnp.int16)
     reveal_type(index_array)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int16]
+
+
+# A Python number times a union of a NumPy array and a JAX array: NumPy's answer for the NumPy
+# part (jax-cfd: `Array = Union[np.ndarray, jax.Array]`, then a weighted sum passed back).
+GridData = Union[np.ndarray, jax.Array]
+
+
+def grid_array(data: GridData) -> GridData:
+    return data
+
+
+def interpolate(weight: float, lower: GridData, upper: GridData) -> GridData:
+    data = weight * lower + (1.0 - weight) * upper
+    reveal_type(weight * lower)  # R: numpy.ndarray[tuple[Any, ...], numpy.dtype[Any]] | typing_pkg.typing.Array[Any]
+    return grid_array(data)
+
+
+# An unpacking's type context is mypy's guess, not a declaration (ott's PointCloud.subset).
+class Cloud:
+    def __init__(self, x: jax.Array, y: jax.Array) -> None:
+        self.x = x
+        self.y = y
+
+    def tree_flatten(self):  # type: ignore[no-untyped-def]
+        return (self.x, self.y, 1.0, None), {"scale": 1}
+
+    def subset(self, rows: jax.Array | None = None) -> None:
+        (x, y, *rest), aux_data = self.tree_flatten()
+        if rows is not None:
+            x = x[jnp.atleast_1d(rows)]
+        print(x, y, rest, aux_data)
