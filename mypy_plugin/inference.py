@@ -271,6 +271,11 @@ class ModuleFacts:
         """The function each nested function is defined in."""
         self.variables: dict[int, list[Var]] = {}
         """The variables each function's body infers the type of (its nested functions' too)."""
+        self.attribute_definitions: dict[int, MemberExpr] = {}
+        """``self.x = value`` defining an attribute its class's methods bind more than once
+        (``self.blocks = create_block(…)``, then ``self.blocks = nnx.List(…)``), by the
+        value's id."""
+        self._attribute_bindings: dict[tuple[int, str], list[tuple[Expression, MemberExpr]]] = {}
         self.rebound_functions: set[int] = set()
         """Decorated functions whose name their scope binds again (``f = jit(partial(f, …))``)."""
         self.discarded: dict[int, CallExpr] = {}
@@ -283,6 +288,11 @@ class ModuleFacts:
         self._rebound_elsewhere: set[str] = set()
         """Names a nested scope declares ``global`` or ``nonlocal`` (bound there too)."""
         self._scope(tree.defs, set(), None)
+        for bindings in self._attribute_bindings.values():
+            if len(bindings) > 1:
+                self.attribute_definitions.update(
+                    (id(value), target) for value, target in bindings if target.is_inferred_def
+                )
 
     def _scope(
         self,
@@ -371,6 +381,7 @@ class ModuleFacts:
             if isinstance(stmt, AssignmentStmt):
                 for lvalue in stmt.lvalues:
                     variables += _inferred_targets(lvalue)
+                    self._attribute_binding(lvalue, stmt.rvalue)
                 if stmt.unanalyzed_type is None:
                     for lvalue in stmt.lvalues:
                         names = _positions(lvalue, declared)
@@ -405,6 +416,18 @@ class ModuleFacts:
             else:
                 for block in _blocks(stmt):
                     self._walk(block.body, declared, returns, assignments, other, variables)
+
+    def _attribute_binding(self, target: Expression, value: Expression) -> None:
+        """Count ``self.x = value`` in a method (``self``: the method's first parameter)."""
+        if not isinstance(target, MemberExpr) or not isinstance(target.expr, NameExpr):
+            return
+        method = self._enclosing[-1] if self._enclosing else None
+        if not isinstance(method, FuncDef) or method.info is FUNC_NO_INFO or not method.arguments:
+            return
+        if target.expr.name != method.arguments[0].variable.name:
+            return
+        key = (id(method.info), target.name)
+        self._attribute_bindings.setdefault(key, []).append((value, target))
 
     def _function(self, func: FuncItem) -> None:
         self.functions[id(func)] = func
@@ -1002,6 +1025,9 @@ class Inference:
         facts = self.facts(api)
         if facts is None:
             return result
+        attribute = facts.attribute_definitions.get(id(context)) if any_to_mypy else None
+        if attribute is not None and not is_inferred(result):
+            return self._define_attribute(api, attribute, result)
         found = facts.bindings.get(id(context))
         if found is None or found.value is not context:
             return _in_place_on_declared(api, context, result)
@@ -1065,6 +1091,24 @@ class Inference:
         var.type = erased  # the design's side effect (see the module docs)
         api.binder.put(name, value)
         return erased
+
+    @staticmethod
+    def _define_attribute(api: TypeChecker, target: MemberExpr, value: Type) -> Type:
+        """An attribute bound again elsewhere, defined by a value ``Any`` to mypy alone.
+
+        Declared ``Any``, as mypy alone declares it (flax-examples binds
+        ``self.blocks`` to what an unannotated vmapped function returns, a
+        ``Block``, or to an ``nnx.List`` of them), and narrowed to the value.
+        """
+        var = target.def_var
+        if var is None:
+            return value
+        if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
+            return value  # declared elsewhere (in the class body): leave it
+        any_type = AnyType(TypeOfAny.special_form)
+        var.type = any_type  # the design's side effect (see the module docs)
+        api.binder.put(target, value)
+        return any_type
 
     def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""

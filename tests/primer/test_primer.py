@@ -73,6 +73,11 @@ def test_a_good_entry_is_read() -> None:
         (('repo = "someone/tiny"', 'repo = "tiny"'), "'repo' must be 'owner/name'"),
         (('name = "tiny"', 'name = "a b"'), "project 1 (a b): 'name' must be a folder name"),
         (("[[project]]", "[project]"), "'project' must be an array of tables"),
+        (("lines = 12", "lines = 12\nknown = [{file = 'm.py'}]"), "known 1: key(s): missing"),
+        (
+            ("lines = 12", "lines = 12\nknown = [{file='m', line=1, code='x', kind='k', why='w'}]"),
+            "known 1: 'kind' must be one of 'real bug', 'follows a mypy error'",
+        ),
     ],
 )
 def test_a_bad_entry_gives_one_clear_line(change: tuple[str, str], expected: str) -> None:
@@ -294,13 +299,24 @@ def test_the_report_lists_each_added_error() -> None:
     missing = ProjectResult(project, problem="no sources")
     # one new error (line 3); the one at line 7 is the same error reworded
     assert summary_rows([result, missing]) == [
-        ["tiny", "test", "12", "0", "1", "-", "-", "-", "1.20x", "1.50x", "-"],
-        ["tiny", "test", "12", "-", "-", "-", "-", "-", "-", "-", "-"],
+        ["tiny", "test", "12", "0", "1", "0", "-", "-", "-", "1.20x", "1.50x", "-"],
+        ["tiny", "test", "12", "-", "-", "-", "-", "-", "-", "-", "-", "-"],
     ]
     lines = render([result]).splitlines()
     changes = [line for line in lines if line.startswith(("    +", "    -", "    ~"))]
     assert changes == [f"    + {added.text}", f"    ~ - {old.text}", f"    ~ + {new.text}"]
     assert any("2 added (1 reworded), 1 removed" in line for line in lines)
+    # listed in projects.toml as a real bug of the project: counted apart, shown with its why
+    (listed,) = parse_projects(
+        ENTRY
+        + 'known = [{file = "m.py", line = 3, code = "dtype-promotion", kind = "real bug", '
+        + 'why = "JAX raises a TypeError"}]\n'
+    )
+    known = ProjectResult(listed, files=2, mypy=comparison)
+    assert summary_rows([known])[0][4:6] == ["0", "1"]
+    lines = render([known]).splitlines()
+    at = lines.index(f"    + [real bug] {added.text}")
+    assert lines[at + 1] == "        why: JAX raises a TypeError"
 
 
 def test_missing_sources_are_reported_and_the_status_is_0(
@@ -453,4 +469,4 @@ def test_the_whole_tool_on_a_tiny_project(tmp_path: Path) -> None:
     ]
     assert pyright["ratio"] is not None
     (row,) = report["table"]
-    assert row[:5] == ["tiny", "test", "12", "0", "1"]
+    assert row[:6] == ["tiny", "test", "12", "0", "1", "0"]

@@ -13,6 +13,14 @@ Each ``[[project]]`` table names a public JAX project pinned at a commit::
     deps = ["chex", "optax"]        # PyPI packages the primer's environment installs
     lines = 23456
     run = ["examples/demo.py"]      # optional: programs whose runtime dtypes judge the sites
+    known = [                       # optional: errors the plugin adds that are not its defects
+      {file = "pkg/m.py", line = 12, code = "return-value", kind = "real bug", why = "..."},
+    ]
+
+``known``'s ``kind`` is ``real bug`` (``why`` gives the run-time evidence: JAX
+raises, or the value is not of the declared type) or ``follows a mypy error``
+(the error follows from a declaration that mypy without the plugin already
+refuses, as its other errors there do).  The report counts them apart.
 
 A bad entry raises :class:`ProjectError` whose message is one line naming the
 file, the entry and the key.
@@ -27,7 +35,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-__all__ = ["MARKER", "Project", "ProjectError", "load_projects", "module_name", "parse_projects"]
+__all__ = [
+    "KNOWN_KINDS",
+    "MARKER",
+    "Known",
+    "Project",
+    "ProjectError",
+    "load_projects",
+    "module_name",
+    "parse_projects",
+]
 
 _NAME: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _REPO: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -35,11 +52,28 @@ _COMMIT: Final = re.compile(r"^[0-9a-f]{40}$")
 MARKER: Final = ".primer-commit"
 """The file ``prepare`` writes in an exported folder: the commit it holds."""
 _REQUIRED: Final = ("name", "repo", "commit", "license", "kind", "paths", "deps", "lines")
-_OPTIONAL: Final = ("exclude", "run")
+_OPTIONAL: Final = ("exclude", "run", "known")
+KNOWN_KINDS: Final = ("real bug", "follows a mypy error")
+_KNOWN_KEYS: Final = ("file", "line", "code", "kind", "why")
 
 
 class ProjectError(ValueError):
     """A bad ``projects.toml``: the message is one line naming the entry and the key."""
+
+
+@dataclass(frozen=True)
+class Known:
+    """An error the plugin adds on a project that is not a defect of the plugin (see above)."""
+
+    file: str
+    line: int
+    code: str
+    kind: str
+    why: str
+
+    def matches(self, file: str, line: int, code: str) -> bool:
+        """Whether an error at ``file:line`` with ``code`` is this one."""
+        return (self.file, self.line, self.code) == (file, line, code)
 
 
 @dataclass(frozen=True)
@@ -56,6 +90,7 @@ class Project:
     deps: tuple[str, ...]
     lines: int
     run: tuple[str, ...] = ()
+    known: tuple[Known, ...] = ()
 
     def excluded(self, rel: str) -> bool:
         """Tell whether a relative path is skipped by one of the ``exclude`` regexes."""
@@ -122,6 +157,31 @@ def _relative(paths: Sequence[str], key: str, where: str) -> None:
             raise _fail(where, f"{key!r} must hold paths inside the project, got {path!r}")
 
 
+def _known(entry: dict[str, object], where: str) -> tuple[Known, ...]:
+    items = entry.get("known", [])
+    if not isinstance(items, list):
+        raise _fail(where, "'known' must be an array of tables")
+    found: list[Known] = []
+    for number, item in enumerate(items, start=1):
+        at = f"{where}: known {number}"
+        if not isinstance(item, dict):
+            raise _fail(at, f"must be a table, got {item!r}")
+        keys = set(item)
+        if keys != set(_KNOWN_KEYS):
+            missing, unknown = set(_KNOWN_KEYS) - keys, keys - set(_KNOWN_KEYS)
+            detail = [f"missing {', '.join(sorted(missing))}"] if missing else []
+            detail += [f"unknown {', '.join(sorted(unknown))}"] if unknown else []
+            raise _fail(at, f"key(s): {'; '.join(detail)}")
+        line = item["line"]
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+            raise _fail(at, f"'line' must be a positive integer, got {line!r}")
+        file, code, kind, why = (_string(item, key, at) for key in ("file", "code", "kind", "why"))
+        if kind not in KNOWN_KINDS:
+            raise _fail(at, f"'kind' must be one of {', '.join(map(repr, KNOWN_KINDS))}")
+        found.append(Known(file, line, code, kind, why))
+    return tuple(found)
+
+
 def _project(entry: object, index: int, source: str) -> Project:
     where = f"{source}: project {index}"
     if not isinstance(entry, dict):
@@ -165,6 +225,7 @@ def _project(entry: object, index: int, source: str) -> Project:
         deps=_strings(entry, "deps", where),
         lines=lines,
         run=run,
+        known=_known(entry, where),
     )
 
 

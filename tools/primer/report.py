@@ -13,7 +13,10 @@ In the details, ``+`` is an added error, ``-`` a removed one, and ``~ -`` /
 plugin that spells ``jax.Array`` as ``Array[Any]`` rewords the messages that
 name it).  The table's ``+mypy`` and ``+pyright`` count the added errors that
 are not rewordings: an error at a line where the run without the plugin or
-stubs reports none, or none with its code.
+stubs reports none, or none with its code; ``known`` counts those of mypy's
+that ``projects.toml`` lists as no defect of the plugin (a real bug of the
+project, or one that follows an error mypy reports without the plugin), which
+``+mypy`` leaves out.  In the details they read ``+ [real bug]`` with the why.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import asdict
 from typing import Any
 
 from tools.primer.checkers import Diagnostic, Reworded
+from tools.primer.projects import Known, Project
 from tools.primer.runner import ProjectResult
 
 __all__ = ["render", "summary_rows", "to_json"]
@@ -33,6 +37,7 @@ COLUMNS = (
     "lines",
     "internal",
     "+mypy",
+    "known",
     "+pyright",
     "sites",
     "typed",
@@ -48,6 +53,20 @@ def _ratio(value: float | None) -> str:
     return "?" if value is None else f"{value:.2f}x"
 
 
+def _known(project: Project, diagnostic: Diagnostic) -> Known | None:
+    """The entry of ``projects.toml`` that lists an added error, if one does."""
+    for known in project.known:
+        if known.matches(diagnostic.file, diagnostic.line, diagnostic.code):
+            return known
+    return None
+
+
+def _new(project: Project, added: Sequence[Diagnostic], reworded: Sequence[Reworded]) -> int:
+    """How many added errors are neither rewordings nor known."""
+    after = {id(pair.after) for pair in reworded}
+    return sum(1 for d in added if id(d) not in after and _known(project, d) is None)
+
+
 def summary_rows(results: Sequence[ProjectResult]) -> list[list[str]]:
     """Return the table's cells: one row per project, in the order of :data:`COLUMNS`."""
     rows: list[list[str]] = []
@@ -61,12 +80,13 @@ def summary_rows(results: Sequence[ProjectResult]) -> list[list[str]]:
         mypy, sites, pyright = result.mypy, result.sites, result.pyright
         row.append(str(len(result.internal_errors())) if mypy else "-")
         if mypy is None:
-            row.append("-")
+            row += ["-", "-"]
         else:
             partial = mypy.plugin_cold.internal or mypy.plugin_cold.failure
             partial = partial or mypy.plain_cold.internal or mypy.plain_cold.failure
-            new = len(mypy.added) - len(mypy.reworded)
-            row.append(f"{new}?" if partial else str(new))
+            new = _new(project, mypy.added, mypy.reworded)
+            known = len(mypy.added) - len(mypy.reworded) - new
+            row += [f"{new}?" if partial else str(new), str(known)]
         if pyright is None:
             row.append("-")
         elif pyright.with_stubs.failure or pyright.without_stubs.failure:
@@ -104,12 +124,24 @@ def _percent(part: int, whole: int) -> str:
 
 
 def _changes(
-    added: Sequence[Diagnostic], removed: Sequence[Diagnostic], reworded: Sequence[Reworded]
+    added: Sequence[Diagnostic],
+    removed: Sequence[Diagnostic],
+    reworded: Sequence[Reworded],
+    project: Project | None = None,
 ) -> list[str]:
-    """Return the lines of the added errors (+), the reworded ones (~ -, ~ +), the removed (-)."""
+    """Return the lines of the added errors (+, with what ``project`` knows of them), the
+    reworded ones (~ -, ~ +), the removed (-)."""
     after = {id(pair.after) for pair in reworded}
     before = {id(pair.before) for pair in reworded}
-    out = [f"    + {d.text}" for d in added if id(d) not in after]
+    out: list[str] = []
+    for d in added:
+        if id(d) in after:
+            continue
+        known = None if project is None else _known(project, d)
+        if known is None:
+            out.append(f"    + {d.text}")
+        else:
+            out += [f"    + [{known.kind}] {d.text}", f"        why: {known.why}"]
     for pair in reworded:
         out += [f"    ~ - {pair.before.text}", f"    ~ + {pair.after.text}"]
     out += [f"    - {d.text}" for d in removed if id(d) not in before]
@@ -150,7 +182,7 @@ def _details(result: ProjectResult) -> list[str]:
         )
         for configuration in mypy.warm_differs:
             out.append(f"  mypy {configuration}: the warm run's errors differ from the cold run's")
-        out += _changes(mypy.added, mypy.removed, mypy.reworded)
+        out += _changes(mypy.added, mypy.removed, mypy.reworded, project)
     sites = result.sites
     if sites is not None:
         if sites.internal is None and sites.failure:

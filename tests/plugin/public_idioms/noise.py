@@ -598,3 +598,23 @@ class Cloud:
         if rows is not None:
             x = x[jnp.atleast_1d(rows)]
         print(x, y, rest, aux_data)
+
+
+# An attribute bound twice, first to what an unannotated (vmapped) function returns: declared
+# Any as mypy alone declares it (flax-examples: a Block, or an nnx.List of them).
+class Block:
+    def __init__(self, width: int) -> None:
+        self.width = width
+
+
+class Stack:
+    def __init__(self, use_scan: bool) -> None:
+        if use_scan:
+
+            @jax.vmap
+            def create_block(keys, /):  # type: ignore[no-untyped-def]
+                return Block(3)
+
+            self.blocks = create_block(jnp.zeros(3))
+        else:
+            self.blocks = [Block(3)]
