@@ -227,6 +227,9 @@ class TypingPkgPlugin(Plugin):
         }
         self._function_hooks: Final[dict[str, Callable[[FunctionContext], Type]]] = {
             names.BUILTIN_ABS: rebound(partial(hooks.abs_callback, env)),
+            names.BUILTIN_ISINSTANCE: partial(
+                jax_array.isinstance_callback, lambda: self._class(names.ARRAY)
+            ),
             **dict.fromkeys(names.PROMOTE_TYPES, partial(hooks.promote_types_callback, env)),
             **dict.fromkeys(names.RESULT_TYPE, partial(hooks.result_type_callback, env)),
         }

@@ -14,6 +14,9 @@ needs no annotation change:
   (``.at[...]``, ``.block_until_ready()``, ``.sharding``, ``.sum()``,
   ``.reshape()``) exist on it; its own declarations (``dtype``, the
   operators, ``astype``) come first.
+* **Narrowing** (``isinstance_callback``): ``isinstance(x, jax.Array)`` (and
+  ``jnp.ndarray``) narrows ``x`` to ``Array[Any]``, as an annotation
+  ``jax.Array`` reads, not to JAX's own class.
 * **Dependencies** (``additional_deps``): JAX's modules depend on
   ``typing_pkg.typing`` and ``typing_pkg.typing`` on ``jax._src.basearray``
   (when JAX is installed), so that both are analysed together (one import
@@ -36,20 +39,30 @@ yet, and on mypy's final iteration keeps mypy's own answer (JAX's class,
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Final
 
+from mypy.checker import TypeChecker
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     MypyFile,
     SymbolTableNode,
     TypeInfo,
 )
-from mypy.plugin import AnalyzeTypeContext, ClassDefContext
+from mypy.plugin import AnalyzeTypeContext, ClassDefContext, FunctionContext
 from mypy.semanal import SemanticAnalyzer
 from mypy.typeanal import TypeAnalyser
-from mypy.types import AnyType, Instance, Type, TypeOfAny
+from mypy.typeops import type_object_type
+from mypy.types import (
+    AnyType,
+    FunctionLike,
+    Instance,
+    TupleType,
+    Type,
+    TypeOfAny,
+    get_proper_type,
+)
 
 from mypy_plugin import names
 from mypy_plugin.types import base_of
@@ -60,6 +73,7 @@ __all__ = [
     "customize_array_mro",
     "customize_dtype_meta",
     "customize_weak_mro",
+    "isinstance_callback",
     "jax_installed",
     "promote_foreign_arrays",
     "scalar_type_markers",
@@ -282,3 +296,44 @@ def scalar_type_markers(table_names: Mapping[str, bool]) -> dict[str, str]:
             continue
         found[name] = marker.name
     return found
+
+
+def isinstance_callback(array: Callable[[], TypeInfo | None], ctx: FunctionContext) -> Type:
+    """``isinstance(x, jax.Array)``: ``x`` narrows to ``Array[Any]``, JAX's array in our name.
+
+    mypy narrows ``x`` to the class the second argument's type object makes,
+    read from the type map after the call is typed: there, ``jax.Array``'s
+    type object (alone or in a tuple) becomes ``Array``'s, so that the value
+    goes where ``jax.Array`` is declared (neural-tangents returns it, Flax
+    passes it on) — mypy alone would narrow to JAX's class, which every
+    ``jax.Array`` annotation accepts.
+    """
+    api = ctx.api
+    info = array()
+    if info is None or not isinstance(api, TypeChecker) or len(ctx.args) < 2:
+        return ctx.default_return_type
+    for expr in ctx.args[1]:
+        found = api.lookup_type_or_none(expr)
+        replaced = None if found is None else _ours(found, info, api)
+        if replaced is not None:
+            api.store_type(expr, replaced)
+    return ctx.default_return_type
+
+
+def _ours(typ: Type, array: TypeInfo, api: TypeChecker) -> Type | None:
+    """``typ`` (a class's type object, or a tuple of them) with ``jax.Array``'s made ``Array``'s."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, FunctionLike) and proper.is_type_obj():
+        if proper.type_object().fullname == names.JAX_ARRAY:
+            made: Type = type_object_type(array, api.named_type)
+            return made
+        return None
+    if isinstance(proper, TupleType):
+        items = [_ours(item, array, api) for item in proper.items]
+        if all(item is None for item in items):
+            return None
+        kept = [
+            item if item is not None else old for item, old in zip(items, proper.items, strict=True)
+        ]
+        return proper.copy_modified(items=kept)
+    return None

@@ -12,6 +12,7 @@ __all__ = [
     "BINARY_METHODS",
     "BINARY_UFUNC_CALL",
     "BUILTIN_ABS",
+    "BUILTIN_ISINSTANCE",
     "BUILTIN_SCALARS",
     "CONTROL_FLOW",
     "DTYPES_MODULE",
@@ -57,6 +58,7 @@ RESULT_TYPE: Final = frozenset({"typing_pkg.promotion.result_type", "typing_pkg.
 RULES_ARGUMENT: Final = "rules"
 """The keyword argument of ``promote_types``/``result_type`` naming the rule set."""
 BUILTIN_ABS: Final = "builtins.abs"
+BUILTIN_ISINSTANCE: Final = "builtins.isinstance"
 
 BUILTIN_SCALARS: Final = {
     "builtins.bool": "py_bool",

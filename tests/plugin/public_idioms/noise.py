@@ -618,3 +618,15 @@ class Stack:
             self.blocks = create_block(jnp.zeros(3))
         else:
             self.blocks = [Block(3)]
+
+
+# isinstance(x, jax.Array) narrows to the array a jax.Array annotation reads (neural-tangents
+# returns it as jnp.ndarray; Flax passes it on); an array of a known dtype keeps its dtype.
+def tangent(out: Any, typed: Array[float32] | list[int]) -> jax.Array:
+    if isinstance(typed, jax.Array):
+        reveal_type(typed)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+    if isinstance(out, (jnp.ndarray, np.ndarray)):
+        reveal_type(out)  # R: typing_pkg.typing.Array[Any] | numpy.ndarray[Any, Any]
+    if isinstance(out, jax.Array):
+        return out
+    raise TypeError(out)
