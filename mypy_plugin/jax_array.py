@@ -47,6 +47,7 @@ from mypy.checker import TypeChecker
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     MypyFile,
+    OpExpr,
     SymbolTableNode,
     TypeInfo,
 )
@@ -312,7 +313,12 @@ def isinstance_callback(array: Callable[[], TypeInfo | None], ctx: FunctionConte
     info = array()
     if info is None or not isinstance(api, TypeChecker) or len(ctx.args) < 2:
         return ctx.default_return_type
-    for expr in ctx.args[1]:
+    classes = list(ctx.args[1])
+    while classes:
+        expr = classes.pop()
+        if isinstance(expr, OpExpr) and expr.op == "|":  # isinstance(x, jax.Array | np.ndarray)
+            classes += [expr.left, expr.right]
+            continue
         found = api.lookup_type_or_none(expr)
         replaced = None if found is None else _ours(found, info, api)
         if replaced is not None:

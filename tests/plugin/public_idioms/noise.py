@@ -627,6 +627,8 @@ def tangent(out: Any, typed: Array[float32] | list[int]) -> jax.Array:
         reveal_type(typed)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
     if isinstance(out, (jnp.ndarray, np.ndarray)):
         reveal_type(out)  # R: typing_pkg.typing.Array[Any] | numpy.ndarray[Any, Any]
+    if isinstance(out, jax.Array | np.ndarray):
+        reveal_type(out)  # R: typing_pkg.typing.Array[Any] | numpy.ndarray[Any, Any]
     if isinstance(out, jax.Array):
         return out
     raise TypeError(out)
