@@ -589,8 +589,7 @@ def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
     context, api = ctx.context, ctx.api
     if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
         return False
-    callee = get_proper_type(transforms.declared_callee(api, context.callee))
-    return isinstance(callee, CallableType) and callee.fallback.type.fullname == names.JIT_WRAPPED
+    return transforms.is_jitted(transforms.declared_callee(api, context.callee))
 
 
 def _call_callback(

@@ -479,6 +479,19 @@ def _items(value: Expression | Statement, count: int) -> list[Expression | None]
     return [None] * count
 
 
+def _declare_any(api: TypeChecker, target: NameExpr | MemberExpr, var: Var, value: Type) -> Type:
+    """Declare ``var`` (what ``target`` binds) ``Any``, as mypy alone does, narrowed to ``value``.
+
+    A variable declared elsewhere (a class attribute, in the class body) is left as it is.
+    """
+    if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
+        return value
+    any_type = AnyType(TypeOfAny.special_form)
+    var.type = any_type  # the design's side effect (see the module docs)
+    api.binder.put(target, value)
+    return any_type
+
+
 def _in_place_on_declared(api: TypeChecker, context: Context, result: Type) -> Type:
     """``x op= y`` on a name the program declared: its declaration, where it holds the result.
 
@@ -1075,13 +1088,7 @@ class Inference:
             # Any to mypy alone (a helper's result, a pytree jax.tree.map builds): the variable
             # is declared Any as mypy alone declares it (any later value is accepted), and
             # narrowed to the value's dtypes.
-            var = name.node
-            if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
-                return value  # declared elsewhere (a class attribute): leave it
-            any_type = AnyType(TypeOfAny.special_form)
-            var.type = any_type  # the design's side effect (see the module docs)
-            api.binder.put(name, value)
-            return any_type
+            return _declare_any(api, name, name.node, value)
         erased = erase_dtypes(value)
         if erased is value or not is_subtype(value, erased):
             return value
@@ -1101,14 +1108,7 @@ class Inference:
         ``Block``, or to an ``nnx.List`` of them), and narrowed to the value.
         """
         var = target.def_var
-        if var is None:
-            return value
-        if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
-            return value  # declared elsewhere (in the class body): leave it
-        any_type = AnyType(TypeOfAny.special_form)
-        var.type = any_type  # the design's side effect (see the module docs)
-        api.binder.put(target, value)
-        return any_type
+        return value if var is None else _declare_any(api, target, var, value)
 
     def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""

@@ -696,6 +696,12 @@ def gradient_mark(callee: Type | None) -> str | None:
     return None
 
 
+def is_jitted(typ: Type | None) -> bool:
+    """Whether ``typ`` is what ``jax.jit`` returns: a callable with ``JitWrapped``'s attributes."""
+    proper = get_proper_type(typ)
+    return isinstance(proper, CallableType) and proper.fallback.type.fullname == names.JIT_WRAPPED
+
+
 def traced(callee: Type | None) -> bool:
     """Whether calling ``callee`` traces its function: NumPy arguments arrive as JAX arrays.
 
@@ -705,7 +711,7 @@ def traced(callee: Type | None) -> bool:
     proper = get_proper_type(callee)
     if not isinstance(proper, CallableType):
         return False
-    if proper.fallback.type.fullname == names.JIT_WRAPPED:
+    if is_jitted(proper):
         return True
     return proper.name is not None and proper.name.startswith(TRACED)
 
@@ -717,8 +723,7 @@ def _jitted_method(node: SymbolTableNode | None) -> bool | None:
     typ = node.node.var.type
     if typ is None:
         return None
-    proper = get_proper_type(typ)
-    return isinstance(proper, CallableType) and proper.fallback.type.fullname == names.JIT_WRAPPED
+    return is_jitted(typ)
 
 
 def replace_jitted_method(ctx: AttributeContext) -> Type:
