@@ -73,6 +73,7 @@ from mypy_plugin.types import (
     Operand,
     any_array,
     array_class,
+    array_of,
     base_of,
     classify,
     dtype_token,
@@ -275,7 +276,7 @@ class Env:
             marker = self.marker_at(name, api, context)
             if marker is None:
                 return any_array(array)
-            found = Instance(array, [marker])
+            found = array_of(array, marker)
         self._arrays[key] = found
         return found
 
@@ -808,7 +809,7 @@ def _widening(env: Env, api: CheckerPluginInterface, array: TypeInfo, reflected:
         if node is not None and isinstance(node.node, TypeInfo):
             accepted.append(fill_typevars_with_any(node.node))
     if not reflected:
-        accepted.append(Instance(array, [AnyType(TypeOfAny.special_form)]))
+        accepted.append(any_array(array))
     widened = UnionType.make_union(accepted)
     env.widened[key] = widened
     return widened

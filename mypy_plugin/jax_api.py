@@ -979,4 +979,8 @@ def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     row = hooks.make_array(receiver.name, ctx.api, ctx.context)
     if row is None:
         return ctx.default_return_type
+    if isinstance(get_proper_type(ctx.default_return_type), AnyType):
+        # JAX's __iter__ gives Any: the row is Any to mypy alone (matplotlib's overloaded
+        # ``cmap(row)`` answers Any for it, not the overload an array picks).
+        row = hooks.inferred(row)
     return ctx.api.named_generic_type("typing.Iterator", [row])

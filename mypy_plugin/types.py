@@ -301,7 +301,8 @@ def inferred(typ: Type, inferred_array: TypeInfo, *, unknown_as_any: bool = True
             not proper.args or isinstance(get_proper_type(proper.args[0]), AnyType)
         ):
             return AnyType(TypeOfAny.special_form)  # no dtype to keep: mypy's own Any
-        return Instance(inferred_array, proper.args, line=proper.line, column=proper.column)
+        dtype = proper.args[0] if proper.args else AnyType(TypeOfAny.special_form)
+        return array_of(inferred_array, dtype, line=proper.line, column=proper.column)
     if isinstance(proper, TupleType):
         items = [inferred(i, inferred_array, unknown_as_any=unknown_as_any) for i in proper.items]
         if any(a is not b for a, b in zip(items, proper.items, strict=True)):
@@ -516,4 +517,15 @@ def marker_type(lookup: Lookup, name: str) -> Instance | None:
 
 def any_array(array: TypeInfo) -> Instance:
     """Return ``Array[Any]`` (of the class ``array``)."""
-    return Instance(array, [AnyType(TypeOfAny.special_form)])
+    return array_of(array, AnyType(TypeOfAny.special_form))
+
+
+def array_of(array: TypeInfo, dtype: Type, *, line: int = -1, column: int = -1) -> Instance:
+    """Return ``array[dtype]``: ``Array[float32]``, ``InferredArray[float32, Any]``.
+
+    ``InferredArray``'s second argument is an ``Any`` that is no special form:
+    mypy's overload resolution then sees an ``Any`` in the value, as it sees
+    the ``Any`` mypy alone gives it (``typing_pkg.typing.InferredArray``).
+    """
+    extra = [AnyType(TypeOfAny.implementation_artifact)] * (len(array.type_vars) - 1)
+    return Instance(array, [dtype, *extra], line=line, column=column)

@@ -32,7 +32,7 @@ def layer(w, b, x):
 def step(key: jax.Array, x: jax.Array, n: int) -> jax.Array:
     w, b = init(key, n)
     y = layer(w, b, x.astype(jnp.bfloat16))
-    reveal_type(y)  # InferredArray[float32]
+    reveal_type(y)  # InferredArray[float32, Any]
     reveal_type(jnp.mean(y > 0))  # Array[float32]
     reveal_type(jnp.argmax(y, axis=-1))  # Array[int32]
     return y

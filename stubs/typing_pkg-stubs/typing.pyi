@@ -104,6 +104,7 @@ import numpy as np
 __all__ = ['Array', 'ArrayLike', 'DType', 'DTypeLike', 'Shape', 'ShapeLike']
 from typing_extensions import TypeVar as _TypeVarWithDefault
 _DT_co = _TypeVarWithDefault('_DT_co', bound=DType, covariant=True, default=Any)
+_Alone_co = _TypeVarWithDefault('_Alone_co', covariant=True, default=Any)
 _DT = TypeVar('_DT', bound=DType)
 _T_co = TypeVar('_T_co', covariant=True)
 _T = TypeVar('_T')
@@ -1216,7 +1217,7 @@ Shape: TypeAlias = tuple[int, ...]
 _Index: TypeAlias = SupportsIndex | slice | types.EllipsisType | Array[Any] | None
 _Key: TypeAlias = _Index | tuple[_Index, ...]
 
-class InferredArray(Array[_DT_co]):
+class InferredArray(Array[_DT_co], Generic[_DT_co, _Alone_co]):
     """An array whose dtype the mypy plugin inferred where mypy alone sees ``Any``.
 
     Nobody writes it: the plugin gives it to values that mypy without the
@@ -1226,6 +1227,12 @@ class InferredArray(Array[_DT_co]):
     jnp.int32(0)`` checks, as it did without the plugin).  Operators and
     methods on it promote as on ``Array`` and keep it inferred; JAX's
     functions give ``Array``, as their annotations do.
+
+    The second argument is always ``Any`` (the plugin writes
+    ``InferredArray[float32, Any]``): it makes the value hold an ``Any`` for
+    mypy's overload resolution, which answers ``Any`` where an argument that
+    is ``Any`` matches overloads of different results (matplotlib's
+    ``cmap(row)``), as it does for mypy alone.
     """
     __slots__ = ()
 

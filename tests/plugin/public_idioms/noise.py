@@ -9,7 +9,7 @@ one mypy run.
 import abc
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, Union, overload
 
 from typing_extensions import TypeAliasType
 
@@ -153,7 +153,7 @@ def halve(x):  # type: ignore[no-untyped-def]
 
 def rebound_to_none(x: jax.Array) -> None:
     y = halve(jnp.zeros(3))
-    reveal_type(y)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+    reveal_type(y)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
     y = None
     halve(jnp.zeros(3)) & jnp.zeros(3, jnp.int32)  # E: dtype-promotion
     jnp.bitwise_and(jnp.float32(1.0), jnp.int32(1))  # E: dtype-promotion
@@ -236,7 +236,7 @@ def unpack_com(x: jax.Array) -> None:
     com, x_i = com_of(x)
     x_i.replace(pos=com)
     for row in jnp.zeros((3, 3)):
-        reveal_type(row)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+        reveal_type(row)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
 
 
 # A jitted call is Any to mypy alone: only its arrays are the plugin's (brax's wrappers
@@ -268,7 +268,7 @@ def accumulate(params: Array[float32], batches: list[Array[float32]]) -> None:
     loss = 0.0
     for batch in batches:
         value, grads = jax.value_and_grad(value_loss)(params, batch)
-        reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+        reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
         loss += value
 
 
@@ -440,8 +440,8 @@ def init(shape: tuple[int, ...], dtype=jnp.float32):  # type: ignore[no-untyped-
 
 
 def init_both() -> None:
-    reveal_type(init((3,), jnp.bfloat16))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.bfloat16]
-    reveal_type(init((3,), f32))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32]
+    reveal_type(init((3,), jnp.bfloat16))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.bfloat16, Any]
+    reveal_type(init((3,), f32))  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
 
 
 # A list of what mypy alone calls Any keeps mypy's own Any (dm-haiku's _compute_fans: NumPy's
@@ -491,7 +491,7 @@ def scaled_loss(params: jax.Array, *, scale: float = 1.0) -> jax.Array:
 
 def keyword_grad(params: Array[float32]) -> None:
     value, grads = jax.value_and_grad(scaled_loss)(params, scale=2.0)
-    reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float16]
+    reveal_type(value)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float16, Any]
     reveal_type(grads)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
 
 
@@ -566,7 +566,7 @@ def make_indices(index_array, shape):  # type: ignore[no-untyped-def]
 
 def narrowed(index_array):  # type: ignore[no-untyped-def]
     index_array = jnp.zeros(3, jnp.int16)
-    reveal_type(index_array)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int16]
+    reveal_type(index_array)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.int16, Any]
 
 
 # A Python number times a union of a NumPy array and a JAX array: NumPy's answer for the NumPy
@@ -632,3 +632,26 @@ def tangent(out: Any, typed: Array[float32] | list[int]) -> jax.Array:
     if isinstance(out, jax.Array):
         return out
     raise TypeError(out)
+
+
+# A row of a JAX array is Any to mypy alone (JAX's __iter__): an overloaded function of
+# another library answers for it as for Any (jumanji hands rows to matplotlib's colormap,
+# whose overloads for a float and for an ArrayLike differ; mypy alone answers Any).
+class Colormap:
+    @overload
+    def __call__(self, x: float) -> tuple[float, float, float, float]: ...
+    @overload
+    def __call__(self, x: np.ndarray) -> np.ndarray: ...
+    @overload
+    def __call__(self, x: ArrayLike) -> tuple[float, float, float, float] | np.ndarray: ...
+    def __call__(self, x: Any) -> Any:
+        return x
+
+
+def colours(colormap: Colormap) -> list[tuple[float, float, float, float]]:
+    found = [(1.0, 1.0, 1.0, 1.0)]
+    for index in jnp.arange(0, 1, 0.1):
+        reveal_type(index)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+        found.append(colormap(index))
+        reveal_type(index * 2)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+    return found
