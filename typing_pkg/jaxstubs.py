@@ -36,9 +36,15 @@ What the files say
   each followed by JAX's own signature as a last overload.
 * ``jnp.float32``, ``jnp.bfloat16``, … (``Any`` in JAX's stubs) are
   ``ScalarType[float32]`` objects: a ``dtype=`` / ``astype`` argument that
-  names its dtype, and callable (``jnp.float32(2.0)`` is an
-  ``Array[float32]``); ``jnp.float64`` is ``ScalarType[float32]`` with x64
-  off, as JAX canonicalises it.
+  names its dtype, a ``np.dtype`` (where programs annotate ``jnp.dtype``),
+  and callable (``jnp.float32(2.0)`` is an ``InferredArray[float32]``);
+  ``jnp.float64`` is ``ScalarType[float32]`` with x64 off, as JAX
+  canonicalises it.
+* ``InferredArray`` (``jax/_src/inferred.pyi``, a module of the stubs only,
+  its class named ``Array`` so that it reads as one) is an array of a known
+  dtype where JAX's types say ``Any``: deriving from ``Any``, it is accepted
+  wherever ``Any`` is (``EnvState(time=jnp.int32(0))`` with ``time: int``),
+  as the mypy plugin's ``typing_pkg.typing.InferredArray`` is.
 * Each function of the table (:func:`typing_pkg.api.table`) with at most one
   array parameter whose dtype matters gets overloads computed by asking the
   table (:func:`typing_pkg.result_dtype`) for every dtype: one per result
@@ -71,13 +77,23 @@ What the files say
   (:data:`COVERAGE`).
 * The members of ``jax.Array`` that keep the dtype in ``typing_pkg``'s
   ``Array`` (``x[i]``, ``x.T``, ``x.mT``) say so, iterating gives what
-  ``x[0]`` gives, and ``x.at[i]`` is generic in the dtype: its methods that
+  ``x[0]`` gives (an ``InferredArray``: JAX's ``__iter__`` gives ``Any``),
+  and ``x.at[i]`` is generic in the dtype: its methods that
   keep every dtype in the table (``set``, ``add``, ``min``…) return it.
   Its other properties of the table (``x.real``, ``x.imag``) are
   descriptors whose ``__get__`` has the overloads by ``x``'s dtype (a
   property has none).
-* ``jax.jit(f)`` is a ``JitWrapped`` called as ``f`` is (``vmap`` keeps the
-  signature in JAX's own annotations); ``grad`` keeps JAX's signature.
+* ``jax.jit(f)`` is a ``JitWrapped`` called with anything, as JAX declares
+  it; its result is ``f``'s array with its dtype (an ``InferredArray``,
+  accepted wherever JAX's ``Any`` is) or ``Any`` (``vmap`` keeps the
+  signature in JAX's own annotations); ``grad`` keeps JAX's signature.  A
+  function of the table that JAX's source jits (``jnp.linalg.norm``: JAX's
+  types say ``JitWrapped``) takes anything where no overload depends on it
+  (``ord=jnp.inf``), returns ``InferredArray`` arrays, and its last overload is
+  JAX's: anything in, ``Any`` out.
+* ``jax.Array``'s parameters JAX leaves unannotated (``__getitem__``'s key)
+  are ``Any``: pyright would give them the annotations of ``typing_pkg``'s
+  ``Array``, which refuse keys JAX takes (a float, a string).
 
 ``stubs --jax --out DIR --check`` (:func:`check`) fails when ``DIR``'s files
 differ from a fresh generation for the installed JAX.
@@ -89,6 +105,7 @@ import ast
 import builtins
 import copy
 import importlib.util
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1337,19 +1354,51 @@ def _operators(rules: RuleSet, jax_methods: Mapping[str, ast.FunctionDef]) -> li
 
 
 _SCALAR_TYPE: Final = '''
+from jax._src.inferred import Array as InferredArray
+
 _ScalarDType = _TypeVar("_ScalarDType", bound=_tpd.DType, covariant=True)
 
 
-class ScalarType(_Generic[_ScalarDType]):
+class ScalarType(_np.dtype[_Any], _Generic[_ScalarDType]):
     """A JAX scalar type object (``jnp.float32``): a dtype argument, callable to make an array.
 
     A name of the stubs only (JAX's scalar types are instances of its private
-    ``_ScalarMeta``): do not import it.
+    ``_ScalarMeta``): do not import it.  JAX declares them ``Any``; programs
+    pass them where a ``jnp.dtype`` is annotated (``dtype: jnp.dtype =
+    jnp.float32``), so the stubs declare them a ``np.dtype`` too.
     """
 
     @property
     def dtype(self) -> _np.dtype[_Any]: ...
-    def __call__(self, x: _Any = ..., /) -> Array[_ScalarDType]: ...
+    def __call__(self, x: _Any = ..., /) -> InferredArray[_ScalarDType]: ...
+
+'''
+
+
+_INFERRED: Final = '''"""An array of a known dtype where JAX's own types say ``Any``.
+
+A module of the stubs only: JAX has no ``jax._src.inferred``.
+"""
+
+from typing import Any as _Any
+
+from typing_extensions import TypeVar as _TypeVarDefault
+
+import typing_pkg.dtypes as _tpd
+from jax._src import basearray as _basearray
+
+_DT_co = _TypeVarDefault("_DT_co", bound=_tpd.DType, covariant=True, default=_Any)
+
+
+class Array(_basearray.Array[_DT_co], _Any):
+    """``jnp.float32(x)``, ``jax.jit(f)(x)``: an array of a known dtype where JAX says ``Any``.
+
+    It keeps its dtype for JAX's functions and operators and, deriving from
+    ``Any``, is accepted wherever ``Any`` is (``EnvState(time=jnp.int32(0))``
+    with ``time: int``), as the ``Any`` JAX gives it is.  Named ``Array`` so
+    that it reads as one (``Array[float32]``); the mypy plugin's
+    ``typing_pkg.typing.InferredArray`` does the same for mypy.
+    """
 '''
 
 
@@ -1369,7 +1418,9 @@ def _kept_members(rules: RuleSet) -> set[str]:
 def _keep_dtype(body: list[ast.stmt], kept: set[str]) -> None:
     """``jax.Array``'s own members that keep the dtype say so (``x[i]``, ``x.T``, ``.at``).
 
-    ``__iter__`` yields what ``x[0]`` gives; ``at`` is generic in the dtype.
+    ``__iter__`` yields what ``x[0]`` gives, as an ``InferredArray`` (JAX's ``__iter__``
+    gives ``Any``: brax unpacks a tuple from a function declared ``-> jax.Array``);
+    ``at`` is generic in the dtype.
     """
     for stmt in body:
         if not isinstance(stmt, ast.FunctionDef) or _name(stmt.returns) not in {"Array", "Any"}:
@@ -1377,10 +1428,24 @@ def _keep_dtype(body: list[ast.stmt], kept: set[str]) -> None:
         if stmt.name in kept:
             stmt.returns = _expr("Array[_DT_co]")
         elif stmt.name == "__iter__" and "__getitem__" in kept:
-            stmt.returns = _expr("_typing.Iterator[Array[_DT_co]]")
+            stmt.returns = _expr("_typing.Iterator[InferredArray[_DT_co]]")
     for stmt in body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name == "at":
             stmt.returns = _expr("_IndexUpdateHelper[_DT_co]")
+
+
+def _unannotated_any(body: list[ast.stmt]) -> None:
+    """``jax.Array``'s parameters JAX leaves unannotated (``__getitem__``'s key) are ``Any``.
+
+    pyright gives an unannotated parameter of an override the annotation of
+    the method it overrides: ``typing_pkg``'s ``Array.__getitem__(key: _Key)``
+    would refuse the keys JAX's takes (a float, a string).
+    """
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef):
+            for arg in _all_args(stmt)[1:]:
+                if arg.annotation is None:
+                    arg.annotation = _expr("_Any")
 
 
 def _index_update(cls: ast.ClassDef, oracle: _Oracle) -> None:
@@ -1429,6 +1494,7 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
             ]
             body = _rewrite_functions(body, "jax.Array.", oracle, module)
             _keep_dtype(body, _kept_members(rules))
+            _unannotated_any(body)
             for member in body:
                 if isinstance(member, ast.FunctionDef) and _name(member.returns).endswith(
                     "[_DT_co]"
@@ -1634,6 +1700,53 @@ def _returning_array(fn: ast.FunctionDef) -> ast.FunctionDef:
     return fn
 
 
+def _jitted_in_source(fn: ast.FunctionDef) -> bool:
+    """Whether JAX's source decorates ``fn`` with ``jit`` (``@api.jit(static_argnames=...)``,
+    ``@partial(jit, ...)``): JAX's types then say ``JitWrapped``, called with anything."""
+    return any(_JIT_WORD.search(ast.unparse(d)) for d in fn.decorator_list)
+
+
+_JIT_WORD: Final = re.compile(r"\bjit\b")
+
+
+def _as_jitted(overloads: list[ast.stmt]) -> None:
+    """The overloads of a function JAX jits, accepting what JAX's ``JitWrapped`` accepts.
+
+    JAX's own types hide the source's signature (``norm(x, ord: int | str |
+    None)`` is called with ``ord=jnp.inf``) and answer ``Any``: a parameter
+    that chooses no overload (declared alike in every overload: ``ord``,
+    ``axis``) takes anything, the arrays returned are ``InferredArray`` arrays
+    (accepted wherever ``Any`` is: ``return jnp.linalg.norm(x)`` from a
+    function declared ``-> float``), and JAX's own declaration, last,
+    returns ``Any``.  The parameters that choose an overload (the arrays,
+    the dtype, the Python scalars) keep their types: a dtype JAX refuses is
+    still refused.
+    """
+    functions = [s for s in overloads if isinstance(s, ast.FunctionDef)]
+    declared: dict[str, set[str]] = {}
+    for fn in functions:
+        for arg in [*_all_args(fn), fn.args.vararg, fn.args.kwarg]:
+            if arg is not None:
+                text = "" if arg.annotation is None else ast.unparse(arg.annotation)
+                declared.setdefault(arg.arg, set()).add(text)
+    alike = {name for name, texts in declared.items() if len(texts) == 1}
+    for index, fn in enumerate(functions):
+        for arg in [*_all_args(fn), fn.args.vararg, fn.args.kwarg]:
+            if arg is not None and arg.arg in alike:
+                arg.annotation = _expr("_Any")
+        if index == len(functions) - 1:
+            fn.returns = _expr("_Any")
+        elif fn.returns is not None:
+            fn.returns = _InferredResult().visit(fn.returns)
+
+
+class _InferredResult(ast.NodeTransformer):
+    """``Array[X]`` in a result → ``InferredArray[X]`` (``jax._src.inferred.Array``)."""
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return ast.Name("InferredArray") if node.id == "Array" else node
+
+
 def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
     """``jax/<rel>.pyi`` (``jax/random.pyi``…): JAX's re-exports, then the functions of the
     table with overloads.
@@ -1671,6 +1784,8 @@ def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
             rewritten = _rewrite_functions(stubs, prefix, oracle, module)
             if len(rewritten) > len(stubs):
                 aliases[where] = alias
+                if any(_jitted_in_source(fn) for fn in fns):
+                    _as_jitted(rewritten)
                 body.extend(rewritten)
     tree = ast.Module(body=[*keep, *body], type_ignores=[])
     _insert_after_imports(
@@ -1678,6 +1793,7 @@ def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
         _IMPORTS
         + "".join(f"import {where} as {alias}\n" for where, alias in aliases.items())
         + "from jax._src.basearray import Array, ScalarType\n"
+        + "from jax._src.inferred import Array as InferredArray\n"
         + module.variables(),
     )
     return ast.unparse(tree) + "\n"
@@ -1727,28 +1843,33 @@ class _Sources:
 
 
 _TRANSFORMS: Final = '''
-_P = _ParamSpec("_P")
-_R = _TypeVar("_R")
-_F = _TypeVar("_F", bound=_typing.Callable[..., _Any])
+_R_co = _TypeVar("_R_co", covariant=True)
+_DT = _TypeVar("_DT", bound=_tpd.DType)
 
 
-class _Jitted(_pjit.JitWrapped, _Generic[_F]):
-    """``jax.jit(f)``: JAX's wrapper, called as ``f`` is (overloads included), bound as a method."""
+class _Jitted(_pjit.JitWrapped, _Generic[_R_co]):
+    """``jax.jit(f)``: JAX's wrapper, called with anything (as JAX declares it).
 
-    __call__: _F
+    Its result is ``f``'s array with its dtype, an ``InferredArray`` accepted
+    wherever JAX's ``Any`` is, or JAX's ``Any``: JAX hides ``f``'s signature,
+    and showing it refuses what JAX accepts (a method jitted in a base class
+    and overridden with other parameters, a result declared as one class and
+    used as another).
+    """
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> _R_co: ...
+    def __get__(self, instance: object, owner: type[_Any] | None = None, /) -> _Jitted[_R_co]: ...
+
+
+class _JitDecorator:
+    """``jax.jit(static_argnums=...)``: the decorator, as ``jax.jit(f, ...)`` types ``f``."""
+
     @_overload
-    def __get__(self, instance: None, owner: type[_Any] | None = None, /) -> _Jitted[_F]: ...
+    def __call__(
+        self, fun: _typing.Callable[..., _tpt.Array[_DT]], /
+    ) -> _Jitted[_InferredArray[_DT]]: ...
     @_overload
-    def __get__(
-        self: _Jitted[_typing.Callable[_typing.Concatenate[_Any, _P], _R]],
-        instance: object,
-        owner: type[_Any] | None = None,
-        /,
-    ) -> _typing.Callable[_P, _R]: ...
-    @_overload
-    def __get__(
-        self, instance: object, owner: type[_Any] | None = None, /
-    ) -> _typing.Callable[..., _Any]: ...
+    def __call__(self, fun: _typing.Callable[..., _Any], /) -> _Jitted[_Any]: ...
 '''
 
 
@@ -1774,10 +1895,12 @@ def _declaration(
 
 
 def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.FunctionDef]]:
-    """``jit`` keeping the function's signature (``vmap`` already does, in JAX's annotations).
+    """``jit`` keeping the dtype of the function's array result (``vmap`` keeps more, in JAX's
+    annotations).
 
-    ``jax.jit(f)`` is a ``JitWrapped`` whose ``__call__`` is ``f`` (its
-    overloads too), bound as ``f`` is when it decorates a method; JAX's own
+    ``jax.jit(f)`` is a ``JitWrapped`` called with anything, as JAX declares
+    it, whose result is ``f``'s array as an ``InferredArray`` (accepted
+    wherever JAX's ``Any`` is) or JAX's ``Any`` (``_Jitted``); JAX's own
     declarations follow.  ``grad`` keeps JAX's: typing its result as the first
     argument's type (``Callable[Concatenate[T, P], R]``) makes pyright give a
     lambda's parameter the unsolved ``T`` (``jax.grad(lambda w: (w**2).sum())``
@@ -1790,11 +1913,13 @@ def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.Functi
     out: dict[str, list[ast.FunctionDef]] = {}
     jit = [f for f in found.get("jit", []) if "overload" in {_name(d) for d in f.decorator_list}]
     if len(jit) == 2:
-        call, bare = (_transform(f, qualify) for f in jit)
-        call.args.posonlyargs[0].annotation = _expr("_F")
-        call.returns = _expr("_Jitted[_F]")
-        bare.returns = _expr("_typing.Callable[[_F], _Jitted[_F]]")
-        out["jit"] = [call, bare, *(_transform(f, qualify) for f in jit)]
+        array, other, bare = (_transform(f, qualify) for f in (jit[0], *jit))
+        array.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _tpt.Array[_DT]]")
+        array.returns = _expr("_Jitted[_InferredArray[_DT]]")
+        other.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _Any]")
+        other.returns = _expr("_Jitted[_Any]")
+        bare.returns = _expr("_JitDecorator")
+        out["jit"] = [array, other, bare, *(_transform(f, qualify) for f in jit)]
     return out
 
 
@@ -1829,9 +1954,10 @@ def _jax_init(root: Path) -> str:
     _insert_after_imports(
         tree,
         "from typing import Any as _Any, Generic as _Generic, Literal as _Literal, "
-        "ParamSpec as _ParamSpec, TypeVar as _TypeVar, overload as _overload\n"
+        "TypeVar as _TypeVar, overload as _overload\n"
         "import typing as _typing\nimport jax._src.api as _api\nimport jax._src.pjit as _pjit\n"
-        + _TRANSFORMS,
+        "import typing_pkg.dtypes as _tpd\nimport typing_pkg.typing as _tpt\n"
+        "from jax._src.inferred import Array as _InferredArray\n" + _TRANSFORMS,
     )
     return ast.unparse(tree) + "\n"
 
@@ -1857,6 +1983,7 @@ def _generate(rules_name: str, root: str) -> tuple[dict[str, str], dict[str, str
 
     files = {
         "_src/basearray.pyi": _basearray(read("_src/basearray.pyi"), rules, oracle),
+        "_src/inferred.pyi": _INFERRED,
         "numpy/__init__.pyi": _functions_module(
             read("numpy/__init__.pyi"), "jax.numpy.", oracle, scalars=True
         ),

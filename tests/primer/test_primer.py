@@ -181,6 +181,19 @@ def test_a_reworded_error_may_change_its_code_or_be_spelt_twice() -> None:
     assert [(p.before, p.after) for p in pairs] == [(once, first), (operator, iadd), (once, second)]
 
 
+def test_pyrights_summary_of_a_refused_overloaded_call_rewords_the_plain_refusal() -> None:
+    # jnp.log(x) with x: Array | None: one refusal of JAX's function; with the stubs (an
+    # overloaded function), pyright's summary and the last overload's refusal
+    plain = _error(3, "reportArgumentType", 'Argument of type "A | None" ... in function "log"')
+    last = _error(3, "reportArgumentType", 'Argument of type "A[Any] | None" ... in function "log"')
+    summary = _error(3, "reportCallIssue", 'No overloads for "log" match the provided arguments')
+    other = _error(3, "reportCallIssue", 'No overloads for "exp" match the provided arguments')
+    without, with_stubs = [plain], [last, summary, other]
+    added = difference(with_stubs, without)
+    pairs = pair_reworded(added, difference(without, with_stubs), without)
+    assert [(p.before, p.after) for p in pairs] == [(plain, last), (plain, summary)]
+
+
 def test_mypy_output_is_read() -> None:
     output = (
         "pkg/a.py:3: error: Unsupported operand dtypes for *  [dtype-promotion]\n"

@@ -81,6 +81,7 @@ def test_x64_rules(tmp_path: Path) -> None:
 SEVERAL = """\
 import jax
 import jax.numpy as jnp
+from typing_pkg import Array, float32
 
 def keep(x: jax.Array) -> jax.Array:
     return x
@@ -120,6 +121,25 @@ reveal_type(jax.jit(loss).lower)
 reveal_type(Model().apply(x))
 jax.grad(lambda w: jnp.sum(w**2))(x)
 jax.jit(lambda w: jnp.sum(w**2))(x)
+
+def scaled(w: Array[float32]) -> Array[float32]:
+    return w
+
+def pair(w: jax.Array) -> tuple[jax.Array, int]:
+    return w, 1
+
+class EnvState:
+    def __init__(self, time: int) -> None: ...
+
+reveal_type(jax.jit(scaled)(x))
+reveal_type(jax.jit(pair)(x))
+reveal_type(jax.jit(scaled, static_argnums=1)(x, "anything"))
+EnvState(time=jnp.int32(0))
+n: int = jax.jit(scaled)(x)
+reveal_type(jnp.linalg.norm(x, ord=jnp.inf))
+
+def length(v: jax.Array) -> float:
+    return jnp.linalg.norm(v)  # JAX jits norm: its result is Any to JAX's types
 """
 SEVERAL_EXPECTED = [
     "Array[float32]",  # the join of int8 and float32, as for +
@@ -137,11 +157,18 @@ SEVERAL_EXPECTED = [
     "Array[Any]",  # the ufunc's methods stay JAX's
     "list[Array[int8]]",  # JAX's result type, with the dtype
     "tuple[Array[Any], Array[Any]]",  # two results of different dtypes: not one marker
-    "Array[float32]",  # jax.jit keeps the function's signature
-    "Array[float32]",  # as jax.vmap does
+    # jax.jit hides the function's signature (JAX's JitWrapped takes anything): the result
+    # is the function's declared array, not what its overloads give for the arguments
+    "Array[Any]",
+    "Array[float32]",  # jax.vmap keeps the signature (JAX's own annotation)
     "Array[Any]",  # loss's declared result
     "(...) -> Lowered",  # jit's result is still JAX's wrapper
     "Array[Any]",  # and a jitted method is bound
+    "Array[float32]",  # a declared dtype is kept
+    "Any",  # what is not one array is JAX's Any
+    "Array[float32]",  # called with anything, as JAX's wrapper is
+    # jnp.int32(0) and a jitted result are accepted where an int is (JAX says Any)
+    "Array[float32]",  # a function JAX jits takes what JAX's JitWrapped takes (ord: float)
 ]
 
 
@@ -193,6 +220,7 @@ def test_partial_package_keeps_jax() -> None:
     assert set(files) == {
         "py.typed",
         "_src/basearray.pyi",
+        "_src/inferred.pyi",  # a module of the stubs only: InferredArray for pyright
         "numpy/__init__.pyi",
         "nn/__init__.pyi",
         "random.pyi",

@@ -104,7 +104,11 @@ def pair_reworded(
        ``[operator]`` without the plugin, as ``[arg-type]`` of ``Array.__iadd__`` with it);
     3. any error of ``before`` (the run without) at the same file, line and code: mypy
        reports a message once a line, and the plugin spells two operands' types apart
-       (``P @ Array[Any]``, ``P @ Array[float32]``) where ``P @ Array`` was said once.
+       (``P @ Array[Any]``, ``P @ Array[float32]``) where ``P @ Array`` was said once;
+    4. pyright's ``No overloads for "log" match the provided arguments`` where ``before``
+       refuses an argument ``in function "log"`` at the same line: pyright reports a
+       refused call of an overloaded function twice (this summary, then the last
+       overload's refusal), of JAX's plain function once.
     """
     by_code: dict[tuple[str, int, str], list[Diagnostic]] = {}
     by_line: dict[tuple[str, int], list[Diagnostic]] = {}
@@ -114,6 +118,11 @@ def pair_reworded(
         )
         by_line.setdefault((diagnostic.file, diagnostic.line), []).append(diagnostic)
     places = {(d.file, d.line, d.code): d for d in before}
+    calls: dict[tuple[str, int, str], Diagnostic] = {}
+    for d in before:
+        function = _IN_FUNCTION.search(d.message)
+        if function is not None:
+            calls.setdefault((d.file, d.line, function.group(1)), d)
     pairs: list[Reworded] = []
     left: list[Diagnostic] = []
     for diagnostic in added:
@@ -127,11 +136,23 @@ def pair_reworded(
     for diagnostic in left:
         candidates = by_line.get((diagnostic.file, diagnostic.line))
         place = places.get((diagnostic.file, diagnostic.line, diagnostic.code))
+        overloads = _NO_OVERLOADS.match(diagnostic.message)
+        call = (
+            None
+            if overloads is None
+            else calls.get((diagnostic.file, diagnostic.line, overloads.group(1)))
+        )
         if candidates:
             pairs.append(Reworded(candidates.pop(0), diagnostic))
         elif place is not None:
             pairs.append(Reworded(place, diagnostic))
+        elif call is not None:
+            pairs.append(Reworded(call, diagnostic))
     return pairs
+
+
+_NO_OVERLOADS: Final = re.compile(r'No overloads for "([^"]+)" match the provided arguments')
+_IN_FUNCTION: Final = re.compile(r'in function "([^"]+)"')
 
 
 @dataclass(frozen=True)
