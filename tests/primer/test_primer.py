@@ -28,6 +28,7 @@ from tools.primer.checkers import (
     pair_reworded,
     parse_internal_error,
     parse_mypy,
+    run_mypy,
 )
 from tools.primer.projects import MARKER, ProjectError, module_name, parse_projects
 from tools.primer.report import render, summary_rows
@@ -330,6 +331,19 @@ def test_the_report_lists_each_added_error() -> None:
     lines = render([known]).splitlines()
     at = lines.index(f"    + [real bug] {added.text}")
     assert lines[at + 1] == "        why: JAX raises a TypeError"
+
+
+def test_mypy_flags_reach_every_run(tmp_path: Path) -> None:
+    # --mypy-flag: the ways mypy runs (--num-workers=2, --native-parser) over the projects
+    (tmp_path / "m.py").write_text("def f(x):\n    return x\n", encoding="utf-8")
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n", encoding="utf-8")
+    plain = run_mypy(sys.executable, tmp_path, [["m.py"]], config, tmp_path / "a")
+    strict = run_mypy(
+        sys.executable, tmp_path, [["m.py"]], config, tmp_path / "b", flags=["--strict"]
+    )
+    assert plain.errors == []
+    assert [e.code for e in strict.errors] == ["no-untyped-def"]
 
 
 def test_missing_sources_are_reported_and_the_status_is_0(

@@ -89,6 +89,13 @@ def run_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-warm-up", action="store_true", help="skip the untimed mypy run before the projects"
     )
+    parser.add_argument(
+        "--mypy-flag",
+        action="append",
+        default=[],
+        metavar="FLAG",
+        help="a flag for every mypy run (--mypy-flag=--num-workers=2, --mypy-flag=--native-parser)",
+    )
     return parser
 
 
@@ -228,6 +235,7 @@ def run(argv: Sequence[str]) -> int:
             stubs_failure=stubs_failure,
             serialize_timed=not args.overlap_timed,
             errors_only=args.errors_only,
+            mypy_flags=tuple(args.mypy_flag),
         )
         if "mypy" in checkers and present and not args.no_warm_up:
             warm_up(options)
@@ -240,6 +248,7 @@ def run(argv: Sequence[str]) -> int:
         "jobs": args.jobs,
         "typing_pkg": checkout_commit(python),
         "mypy": version([python, "-m", "mypy"]) if "mypy" in checkers else None,
+        "mypy_flags": list(args.mypy_flag),
         "basedpyright": None,
     }
     if "basedpyright" in checkers:
@@ -250,6 +259,8 @@ def run(argv: Sequence[str]) -> int:
         f"  typing_pkg {meta['typing_pkg']}; mypy: {meta['mypy'] or '-'}; "
         f"basedpyright: {meta['basedpyright'] or '-'}; {args.jobs} jobs",
     ]
+    if args.mypy_flag:
+        header.append(f"  mypy flags: {' '.join(args.mypy_flag)}")
     if stubs_failure:
         header.append(f"  JAX stubs: {stubs_failure}")
     header.append("")

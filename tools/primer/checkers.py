@@ -271,8 +271,10 @@ def run_mypy(
     *,
     columns: bool = False,
     timeout: float = 3600.0,
+    flags: Sequence[str] = (),
 ) -> MypyRun:
-    """Run mypy on each batch of files in ``cwd`` with one configuration and cache directory."""
+    """Run mypy on each batch of files in ``cwd`` with one configuration and cache directory
+    (and ``flags``: ``--num-workers=2``, ``--native-parser``)."""
     run = MypyRun()
     for index, batch in enumerate(batches):
         command = [
@@ -293,6 +295,7 @@ def run_mypy(
             # A checkout whose top folder is a package (jax-md's __init__.py): module names
             # from the top folder, not from above it (mypy refuses "jax-md" as a package name).
             *(["--explicit-package-bases"] if (cwd / "__init__.py").is_file() else []),
+            *flags,
             *batch,
         ]
         start = time.perf_counter()

@@ -78,6 +78,8 @@ class Options:
     stubs_failure: str | None = None
     errors_only: bool = False
     """mypy's cold runs alone (no warm runs, no coverage): what the plugin adds, fast."""
+    mypy_flags: tuple[str, ...] = ()
+    """Flags for every mypy run of a project (``--num-workers=2``, ``--native-parser``)."""
     serialize_timed: bool = True
     """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
     (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
@@ -215,7 +217,7 @@ def compare_mypy(
     stored = cache / "plain-errors.json"
     for label, config, directory in order[:2] if options.errors_only else order:
         reused = (
-            _stored_plain(stored, project, config)
+            _stored_plain(stored, project, config, options.mypy_flags)
             if options.errors_only and label == "plain cold"
             else None
         )
@@ -227,10 +229,18 @@ def compare_mypy(
             )
             continue
         with timed(options):
-            run = run_mypy(options.python, root, batches, config, directory, timeout=timeout)
+            run = run_mypy(
+                options.python,
+                root,
+                batches,
+                config,
+                directory,
+                timeout=timeout,
+                flags=options.mypy_flags,
+            )
         runs[label] = run
         if label == "plain cold" and not (run.internal or run.failure):
-            _store_plain(stored, project, config, run)
+            _store_plain(stored, project, config, options.mypy_flags, run)
         state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
         log(f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}")
     sites = None
@@ -265,19 +275,23 @@ def compare_mypy(
     return comparison, sites
 
 
-def _plain_key(project: Project, config: Path) -> str:
-    """What the plain run's errors depend on: the project's commit, paths and the configuration."""
+def _plain_key(project: Project, config: Path, flags: Sequence[str]) -> str:
+    """What the plain run's errors depend on: the project's commit, paths, the configuration
+    and mypy's flags."""
     return json.dumps(
         [
             project.commit,
             list(project.paths),
             list(project.exclude),
             config.read_text(encoding="utf-8"),
+            list(flags),
         ]
     )
 
 
-def _stored_plain(stored: Path, project: Project, config: Path) -> MypyRun | None:
+def _stored_plain(
+    stored: Path, project: Project, config: Path, flags: Sequence[str]
+) -> MypyRun | None:
     """The plain cold run an earlier ``errors_only`` run stored, if it still applies.
 
     mypy without the plugin gives the same errors whatever the plugin
@@ -287,15 +301,17 @@ def _stored_plain(stored: Path, project: Project, config: Path) -> MypyRun | Non
         data = json.loads(stored.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("key") != _plain_key(project, config):
+    if not isinstance(data, dict) or data.get("key") != _plain_key(project, config, flags):
         return None
     errors = [Diagnostic(**fields) for fields in data["errors"]]
     return MypyRun(seconds=float(data["seconds"]), errors=errors)
 
 
-def _store_plain(stored: Path, project: Project, config: Path, run: MypyRun) -> None:
+def _store_plain(
+    stored: Path, project: Project, config: Path, flags: Sequence[str], run: MypyRun
+) -> None:
     data = {
-        "key": _plain_key(project, config),
+        "key": _plain_key(project, config, flags),
         "seconds": run.seconds,
         "errors": [asdict(d) for d in run.errors],
     }
