@@ -189,10 +189,17 @@ def test_pyrights_summary_of_a_refused_overloaded_call_rewords_the_plain_refusal
     last = _error(3, "reportArgumentType", 'Argument of type "A[Any] | None" ... in function "log"')
     summary = _error(3, "reportCallIssue", 'No overloads for "log" match the provided arguments')
     other = _error(3, "reportCallIssue", 'No overloads for "exp" match the provided arguments')
-    without, with_stubs = [plain], [last, summary, other]
+    # a call over two lines: the summary at the call, the refusal at the argument
+    argument = _error(9, "reportArgumentType", 'Argument of type "B" ... in function "mean"')
+    call = _error(8, "reportCallIssue", 'No overloads for "mean" match the provided arguments')
+    without, with_stubs = [plain, argument], [last, summary, other, argument, call]
     added = difference(with_stubs, without)
     pairs = pair_reworded(added, difference(without, with_stubs), without)
-    assert [(p.before, p.after) for p in pairs] == [(plain, last), (plain, summary)]
+    assert [(p.before, p.after) for p in pairs] == [
+        (plain, last),
+        (plain, summary),
+        (argument, call),
+    ]
 
 
 def test_mypy_output_is_read() -> None:

@@ -106,9 +106,10 @@ def pair_reworded(
        reports a message once a line, and the plugin spells two operands' types apart
        (``P @ Array[Any]``, ``P @ Array[float32]``) where ``P @ Array`` was said once;
     4. pyright's ``No overloads for "log" match the provided arguments`` where ``before``
-       refuses an argument ``in function "log"`` at the same line: pyright reports a
-       refused call of an overloaded function twice (this summary, then the last
-       overload's refusal), of JAX's plain function once.
+       refuses an argument ``in function "log"`` at the same line or one of the next
+       ``_CALL_LINES`` (the summary is at the call, the refusal at the argument):
+       pyright reports a refused call of an overloaded function twice (this summary,
+       then the last overload's refusal), of JAX's plain function once.
     """
     by_code: dict[tuple[str, int, str], list[Diagnostic]] = {}
     by_line: dict[tuple[str, int], list[Diagnostic]] = {}
@@ -137,11 +138,11 @@ def pair_reworded(
         candidates = by_line.get((diagnostic.file, diagnostic.line))
         place = places.get((diagnostic.file, diagnostic.line, diagnostic.code))
         overloads = _NO_OVERLOADS.match(diagnostic.message)
-        call = (
-            None
-            if overloads is None
-            else calls.get((diagnostic.file, diagnostic.line, overloads.group(1)))
-        )
+        call = None
+        if overloads is not None:
+            lines = range(diagnostic.line, diagnostic.line + _CALL_LINES + 1)
+            at = (calls.get((diagnostic.file, n, overloads.group(1))) for n in lines)
+            call = next((d for d in at if d is not None), None)
         if candidates:
             pairs.append(Reworded(candidates.pop(0), diagnostic))
         elif place is not None:
@@ -151,6 +152,7 @@ def pair_reworded(
     return pairs
 
 
+_CALL_LINES: Final = 20
 _NO_OVERLOADS: Final = re.compile(r'No overloads for "([^"]+)" match the provided arguments')
 _IN_FUNCTION: Final = re.compile(r'in function "([^"]+)"')
 
