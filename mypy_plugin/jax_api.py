@@ -976,12 +976,10 @@ def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
         # unpacked from a value declared jax.Array may be no array at all (brax's
         # ``com, inertia, mass, x_i = self._com(state)``, declared ``-> jax.Array``).
         return ctx.default_return_type
-    made = hooks.make_array(receiver.name, ctx.api, ctx.context)
-    if made is None:
+    row = hooks.make_array(receiver.name, ctx.api, ctx.context)
+    if row is None:
         return ctx.default_return_type
-    row: Type = made
-    if isinstance(get_proper_type(ctx.default_return_type), AnyType):
-        # JAX's __iter__ gives Any: the row is Any to mypy alone (matplotlib's overloaded
-        # ``cmap(row)`` answers Any for it, not the overload an array picks).
-        row = hooks.inferred(made)
+    # Not an InferredArray, though JAX's __iter__ gives Any: a dict of rows would then be
+    # refused where a Dict[str, jax.Array] is declared (brax: dict is invariant, and
+    # InferredArray is not Array there), while mypy alone's dict[str, Any] is accepted.
     return ctx.api.named_generic_type("typing.Iterator", [row])

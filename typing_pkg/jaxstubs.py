@@ -77,8 +77,9 @@ What the files say
   (:data:`COVERAGE`).
 * The members of ``jax.Array`` that keep the dtype in ``typing_pkg``'s
   ``Array`` (``x[i]``, ``x.T``, ``x.mT``) say so, iterating gives what
-  ``x[0]`` gives (an ``InferredArray``: JAX's ``__iter__`` gives ``Any``),
-  and ``x.at[i]`` is generic in the dtype: its methods that
+  ``x[0]`` gives (JAX's ``Any`` where the dtype is unknown: what is unpacked
+  from a value declared ``jax.Array`` may be no array), and ``x.at[i]`` is
+  generic in the dtype: its methods that
   keep every dtype in the table (``set``, ``add``, ``min``…) return it.
   Its other properties of the table (``x.real``, ``x.imag``) are
   descriptors whose ``__get__`` has the overloads by ``x``'s dtype (a
@@ -1380,12 +1381,10 @@ _INFERRED: Final = '''"""An array of a known dtype where JAX's own types say ``A
 A module of the stubs only: JAX has no ``jax._src.inferred``.
 """
 
-from typing import Any as _Any
-
 from typing_extensions import TypeVar as _TypeVarDefault
 
-import typing_pkg.dtypes as _tpd
 from jax._src import basearray as _basearray
+from jax._src.basearray import ArrayLike
 
 _DT_co = _TypeVarDefault("_DT_co", bound=_tpd.DType, covariant=True, default=_Any)
 
@@ -1395,11 +1394,27 @@ class Array(_basearray.Array[_DT_co], _Any):
 
     It keeps its dtype for JAX's functions and operators and, deriving from
     ``Any``, is accepted wherever ``Any`` is (``EnvState(time=jnp.int32(0))``
-    with ``time: int``), as the ``Any`` JAX gives it is.  Named ``Array`` so
-    that it reads as one (``Array[float32]``); the mypy plugin's
-    ``typing_pkg.typing.InferredArray`` does the same for mypy.
+    with ``time: int``), as the ``Any`` JAX gives it is; its operators give
+    an ``InferredArray`` too (``x_norm * y_norm`` returned as a ``float``).
+    Named ``Array`` so that it reads as one (``Array[float32]``); the mypy
+    plugin's ``typing_pkg.typing.InferredArray`` does the same for mypy.
     """
 '''
+
+
+def _inferred(basearray: str, rules: RuleSet) -> str:
+    """``jax/_src/inferred.pyi``: ``InferredArray``, whose operators are ``jax.Array``'s
+    overloads returning an ``InferredArray`` (in this module, ``Array`` is that class)."""
+    tree = ast.parse(basearray)
+    methods: dict[str, ast.FunctionDef] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef) and stmt.name == "Array":
+            methods = {s.name: s for s in stmt.body if isinstance(s, ast.FunctionDef)}
+    operators = _operators(rules, methods)
+    _unannotated_any(operators)
+    body = "\n".join("    " + line for s in operators for line in ast.unparse(s).splitlines())
+    end = _INFERRED.index('"""\n', 3) + 4  # the module's docstring first, then the imports
+    return _INFERRED[:end] + _IMPORTS + _INFERRED[end:] + "\n" + body + "\n"
 
 
 _INDEX_UPDATE: Final = frozenset({"_IndexUpdateHelper", "_IndexUpdateRef"})
@@ -1418,20 +1433,54 @@ def _kept_members(rules: RuleSet) -> set[str]:
 def _keep_dtype(body: list[ast.stmt], kept: set[str]) -> None:
     """``jax.Array``'s own members that keep the dtype say so (``x[i]``, ``x.T``, ``.at``).
 
-    ``__iter__`` yields what ``x[0]`` gives, as an ``InferredArray`` (JAX's ``__iter__``
-    gives ``Any``: brax unpacks a tuple from a function declared ``-> jax.Array``);
-    ``at`` is generic in the dtype.
+    ``__iter__`` yields what ``x[0]`` gives where the dtype is known, and JAX's ``Any``
+    where it is not (brax unpacks a tuple from a function declared ``-> jax.Array``:
+    ``com, inertia, mass, x_i = self._com(state)``, then ``x_i.pos``); ``at`` is
+    generic in the dtype.
     """
-    for stmt in body:
+    for stmt in list(body):
         if not isinstance(stmt, ast.FunctionDef) or _name(stmt.returns) not in {"Array", "Any"}:
             continue
         if stmt.name in kept:
             stmt.returns = _expr("Array[_DT_co]")
         elif stmt.name == "__iter__" and "__getitem__" in kept:
-            stmt.returns = _expr("_typing.Iterator[InferredArray[_DT_co]]")
+            unknown = copy.deepcopy(stmt)
+            unknown.decorator_list = [ast.Name("_overload")]
+            unknown.args.args[0].annotation = _expr("Array[_tpd.Category]")
+            unknown.returns = _expr("_typing.Iterator[_Any]")
+            stmt.decorator_list = [ast.Name("_overload")]
+            stmt.returns = _expr("_typing.Iterator[Array[_DT_co]]")
+            body.insert(body.index(stmt), unknown)
     for stmt in body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name == "at":
             stmt.returns = _expr("_IndexUpdateHelper[_DT_co]")
+
+
+def _concrete_members(rules: RuleSet, defined: set[str]) -> list[ast.stmt]:
+    """What ``jax.Array`` must declare beyond JAX's stub for a subclass to be what JAX's is.
+
+    ``typing_pkg``'s ``Array`` is abstract in members JAX's stub does not
+    declare (``__format__``, ``__dlpack_device__``): a class deriving from
+    ``jax.Array`` (Flax's ``EArray``, Haiku's ``DotTracer``) would be abstract.
+    And JAX's stub leaves ``jax.Array`` hashable (``object``'s ``__hash__``),
+    where ``typing_pkg``'s defines ``__eq__`` alone (arrays are unhashable at
+    run time): a set of ``str | jax.Array`` checks with JAX's types, and so here.
+    """
+    cls, qualify = _typing_names(rules)
+    others = _Qualify({k: v for k, v in qualify.items() if k != "Array"})
+    out: list[ast.stmt] = []
+    for stmt in cls.body:
+        if (
+            isinstance(stmt, ast.FunctionDef)
+            and stmt.name not in defined
+            and "abstractmethod" in {_name(d) for d in stmt.decorator_list}
+        ):
+            fn = copy.deepcopy(stmt)
+            fn.decorator_list = [d for d in fn.decorator_list if _name(d) != "abstractmethod"]
+            out.append(others.visit(fn))
+    if "__hash__" not in defined:
+        out.append(ast.parse("def __hash__(self) -> int: ...").body[0])
+    return out
 
 
 def _unannotated_any(body: list[ast.stmt]) -> None:
@@ -1488,6 +1537,7 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
             stmt.bases = [_expr("_tpt.Array[_DT_co]")]
             methods = {s.name: s for s in stmt.body if isinstance(s, ast.FunctionDef)}
             operators = _operators(rules, methods)
+            _unannotated_any(operators)
             replaced = {s.name for s in operators if isinstance(s, ast.FunctionDef)}
             body = [
                 s for s in stmt.body if not (isinstance(s, ast.FunctionDef) and s.name in replaced)
@@ -1495,6 +1545,8 @@ def _basearray(source: str, rules: RuleSet, oracle: _Oracle) -> str:
             body = _rewrite_functions(body, "jax.Array.", oracle, module)
             _keep_dtype(body, _kept_members(rules))
             _unannotated_any(body)
+            declared = {s.name for s in stmt.body if isinstance(s, ast.FunctionDef)}
+            body += _concrete_members(rules, declared)
             for member in body:
                 if isinstance(member, ast.FunctionDef) and _name(member.returns).endswith(
                     "[_DT_co]"
@@ -1983,7 +2035,7 @@ def _generate(rules_name: str, root: str) -> tuple[dict[str, str], dict[str, str
 
     files = {
         "_src/basearray.pyi": _basearray(read("_src/basearray.pyi"), rules, oracle),
-        "_src/inferred.pyi": _INFERRED,
+        "_src/inferred.pyi": _inferred(read("_src/basearray.pyi"), rules),
         "numpy/__init__.pyi": _functions_module(
             read("numpy/__init__.pyi"), "jax.numpy.", oracle, scalars=True
         ),

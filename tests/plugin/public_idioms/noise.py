@@ -7,6 +7,7 @@ one mypy run.
 """
 
 import abc
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any, NamedTuple, Union, overload
@@ -236,7 +237,7 @@ def unpack_com(x: jax.Array) -> None:
     com, x_i = com_of(x)
     x_i.replace(pos=com)
     for row in jnp.zeros((3, 3)):
-        reveal_type(row)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+        reveal_type(row)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
 
 
 # A jitted call is Any to mypy alone: only its arrays are the plugin's (brax's wrappers
@@ -634,9 +635,24 @@ def tangent(out: Any, typed: Array[float32] | list[int]) -> jax.Array:
     raise TypeError(out)
 
 
-# A row of a JAX array is Any to mypy alone (JAX's __iter__): an overloaded function of
-# another library answers for it as for Any (jumanji hands rows to matplotlib's colormap,
-# whose overloads for a float and for an ArrayLike differ; mypy alone answers Any).
+# Rows of a JAX array in a dict passed where Dict[str, jax.Array] is declared (brax's
+# ``reward, done, zero = jp.zeros(3)``; ``metrics = {"reward": zero}``): dict is invariant,
+# and the rows are arrays (not InferredArray), accepted where jax.Array is.
+@dataclasses.dataclass
+class Metrics:
+    metrics: dict[str, jax.Array]
+
+
+def reset_metrics() -> Metrics:
+    reward, done, zero = jnp.zeros(3)
+    metrics = {"reward": zero, "done": done}
+    reveal_type(metrics)  # R: dict[str, typing_pkg.typing.Array[typing_pkg.dtypes.float32]]
+    return Metrics(metrics)
+
+
+# A jitted function's result is Any to mypy alone: another library's overloaded function
+# answers for it as for Any (matplotlib's colormap overloads for a float and for an
+# ArrayLike differ; mypy alone answers Any).
 class Colormap:
     @overload
     def __call__(self, x: float) -> tuple[float, float, float, float]: ...
@@ -648,10 +664,14 @@ class Colormap:
         return x
 
 
+@jax.jit
+def half(x: jax.Array) -> jax.Array:
+    return x / 2
+
+
 def colours(colormap: Colormap) -> list[tuple[float, float, float, float]]:
     found = [(1.0, 1.0, 1.0, 1.0)]
-    for index in jnp.arange(0, 1, 0.1):
-        reveal_type(index)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
-        found.append(colormap(index))
-        reveal_type(index * 2)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+    index = half(jnp.float32(0.5))
+    reveal_type(index)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+    found.append(colormap(index))
     return found
