@@ -176,10 +176,17 @@ def test_a_reworded_error_may_change_its_code_or_be_spelt_twice() -> None:
     first = _error(8, "operator", 'Unsupported operand types for @ ("P" and "Array[Any]")')
     second = _error(8, "operator", 'Unsupported operand types for @ ("P" and "Array[float32]")')
     new = _error(9, "operator", "something else")
-    without, with_plugin = [operator, once], [iadd, first, second, new]
-    added = difference(with_plugin, without)
-    pairs = pair_reworded(added, difference(without, with_plugin), without)
-    assert [(p.before, p.after) for p in pairs] == [(once, first), (operator, iadd), (once, second)]
+    pairs = _pairs([operator, once], [iadd, first, second, new])
+    assert pairs == [(once, first), (operator, iadd), (once, second)]
+
+
+def _pairs(
+    without: list[Diagnostic], with_: list[Diagnostic]
+) -> list[tuple[Diagnostic, Diagnostic]]:
+    """The (before, after) pairs of rewordings between a run without and a run with."""
+    added = difference(with_, without)
+    found = pair_reworded(added, difference(without, with_), without)
+    return [(p.before, p.after) for p in found]
 
 
 def test_pyrights_summary_of_a_refused_overloaded_call_rewords_the_plain_refusal() -> None:
@@ -192,10 +199,8 @@ def test_pyrights_summary_of_a_refused_overloaded_call_rewords_the_plain_refusal
     # a call over two lines: the summary at the call, the refusal at the argument
     argument = _error(9, "reportArgumentType", 'Argument of type "B" ... in function "mean"')
     call = _error(8, "reportCallIssue", 'No overloads for "mean" match the provided arguments')
-    without, with_stubs = [plain, argument], [last, summary, other, argument, call]
-    added = difference(with_stubs, without)
-    pairs = pair_reworded(added, difference(without, with_stubs), without)
-    assert [(p.before, p.after) for p in pairs] == [
+    pairs = _pairs([plain, argument], [last, summary, other, argument, call])
+    assert pairs == [
         (plain, last),
         (plain, summary),
         (argument, call),
