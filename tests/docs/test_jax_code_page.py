@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "jax-code.rst"
 PROGRAM = ROOT / "examples" / "jax_page" / "program.py"
-_COMMENT = re.compile(r"reveal_type\(.*\)  # (?P<type>(?:Inferred)?Array\[\w+\])$")
+_COMMENT = re.compile(r"reveal_type\(.*\)  # (?P<type>(?:Inferred)?Array\[\w+(?:, Any)?\])$")
 _REVEALED = re.compile(r'^demo\.py:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
 
 

@@ -40,7 +40,7 @@ _ERROR: Final = re.compile(
     r"^[^:]+:(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
 )
 _ARRAY: Final = re.compile(
-    r"^typing_pkg\.typing\.(?:Inferred)?Array\[typing_pkg\.dtypes\.(?P<marker>\w+)\]$"
+    r"^typing_pkg\.typing\.(?:Inferred)?Array\[typing_pkg\.dtypes\.(?P<marker>\w+)(?:, Any)?\]$"
 )
 
 

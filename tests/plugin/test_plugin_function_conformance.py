@@ -39,7 +39,8 @@ from typing_pkg.api import RULES_OF_CONFIG
 
 RULE_SETS: Final = tuple(RULES_OF_CONFIG.values())
 _ARRAY: Final = re.compile(
-    r"typing_pkg\.typing\.(?:Inferred)?Array\[(?:typing_pkg\.dtypes\.(?P<marker>\w+)|Any)\]"
+    r"typing_pkg\.typing\.(?:Inferred)?Array"
+    r"\[(?:typing_pkg\.dtypes\.(?P<marker>\w+)|Any)(?:, Any)?\]"  # InferredArray[X, Any]
 )
 FAILING: Final = VERDICTS[VERDICTS.index("not expressed") :]
 """Every cell the plugin does not type as JAX does fails, unless an exception names it."""
