@@ -358,6 +358,18 @@ def test_mypy_flags_reach_every_run(tmp_path: Path) -> None:
     assert [e.code for e in strict.errors] == ["no-untyped-def"]
 
 
+def test_the_plugin_s_bytecode_is_written_before_the_timed_runs() -> None:
+    # where PYTHONDONTWRITEBYTECODE is set, each mypy run compiled the plugin from source
+    import importlib.util
+
+    import mypy_plugin.inference
+
+    cached = Path(importlib.util.cache_from_source(mypy_plugin.inference.__file__))
+    cached.unlink(missing_ok=True)
+    assert runner.compile_plugin(sys.executable) is None
+    assert cached.is_file()
+
+
 def test_missing_sources_are_reported_and_the_status_is_0(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -16,7 +16,14 @@ from tools.primer import report
 from tools.primer.checkers import find_basedpyright
 from tools.primer.prepare import PrepareError, export, find_mirror
 from tools.primer.projects import Project, ProjectError, load_projects
-from tools.primer.runner import CHECKERS, Options, generate_stubs, run_projects, warm_up
+from tools.primer.runner import (
+    CHECKERS,
+    Options,
+    compile_plugin,
+    generate_stubs,
+    run_projects,
+    warm_up,
+)
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 PROJECTS: Final = Path(__file__).resolve().parent / "projects.toml"
@@ -237,8 +244,12 @@ def run(argv: Sequence[str]) -> int:
             errors_only=args.errors_only,
             mypy_flags=tuple(args.mypy_flag),
         )
-        if "mypy" in checkers and present and not args.no_warm_up:
-            warm_up(options)
+        if "mypy" in checkers and present:
+            failure = compile_plugin(python)
+            if failure is not None:
+                print(f"the plugin's bytecode was not written: {failure}", file=sys.stderr)
+            if not args.no_warm_up:
+                warm_up(options)
         results = run_projects(projects, options, args.jobs)
     meta: dict[str, Any] = {
         "rules": args.rules,
