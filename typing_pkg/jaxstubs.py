@@ -35,10 +35,10 @@ What the files say
   (the rule protocols, under the same rule set), returning ``jax.Array``,
   each followed by JAX's own signature as a last overload.
 * ``jnp.float32``, ``jnp.bfloat16``, … (``Any`` in JAX's stubs) are
-  ``ScalarType[float32]`` objects: a ``dtype=`` / ``astype`` argument that
+  ``_ScalarMeta[float32]`` objects: a ``dtype=`` / ``astype`` argument that
   names its dtype, a ``np.dtype`` (where programs annotate ``jnp.dtype``),
   and callable (``jnp.float32(2.0)`` is an ``InferredArray[float32]``);
-  ``jnp.float64`` is ``ScalarType[float32]`` with x64 off, as JAX
+  ``jnp.float64`` is ``_ScalarMeta[float32]`` with x64 off, as JAX
   canonicalises it.
 * ``InferredArray`` (``jax/_src/inferred.pyi``, a module of the stubs only,
   its class named ``Array`` so that it reads as one) is an array of a known
@@ -346,6 +346,9 @@ class _Module:
     array: str
     marker: Callable[[str], str] = lambda name: f"_tpd.{name}"
     keeps: dict[tuple[tuple[str, ...], bool], str] = field(default_factory=dict)
+    same_unknown: bool = False
+    type_variables: set[str] = field(default_factory=set)
+    """JAX's type variables, as the stub qualifies them (``_src0.T``)."""
 
     def keep(self, markers: tuple[str, ...], one: bool = False) -> str:
         """The type variable for the dtypes a function keeps: bounded by their union, or with
@@ -362,9 +365,19 @@ class _Module:
             self.keeps[key] = f"_Keep{len(self.keeps)}"
         return self.keeps[key]
 
+    def unknown_kept(self) -> str:
+        """The type variable of an array of unknown dtype (or anything ``Any``) that a
+        function returning its argument's type returns as it came
+        (``stop_gradient(x: T) -> T``: ``Any`` in, ``Any`` out, as JAX declares)."""
+        self.same_unknown = True
+        return "_SameUnknown"
+
     def variables(self) -> str:
         """The type variables' declarations."""
         out: list[str] = []
+        if self.same_unknown:
+            bound = f"{self.array}[_tpd.Category]"
+            out.append(f"_SameUnknown = _TypeVar('_SameUnknown', bound={bound})\n")
         for (markers, one), var in self.keeps.items():
             names = [self.marker(m) for m in markers]
             values = ", ".join(names) if one else f"bound={' | '.join(names)}"
@@ -568,7 +581,7 @@ def _dtype_overloads(
     """The overloads for a dtype option (``dtype=``, ``new_dtype=``…): every form JAX reads.
 
     The forms: JAX's scalar type objects (``jnp.float32``, an
-    ``ScalarType[float32]`` carrying the dtype JAX canonicalises it to),
+    ``_ScalarMeta[float32]`` carrying the dtype JAX canonicalises it to),
     ``typing_pkg``'s markers (``dtype=float32``), dtype names
     (``dtype="float32"``), NumPy's scalar types (``np.float32``) and Python's
     (``bool``, ``int``, ``float``, ``complex``).  The table is asked for each
@@ -598,7 +611,7 @@ def _dtype_overloads(
 
     concrete = _concrete()
     canonical = {d: oracle.result("jax.Array.astype", "float32", d) for d in concrete}
-    # ``jnp.int64`` is ``ScalarType[int32]`` with x64 off: it says what both say
+    # ``jnp.int64`` is ``_ScalarMeta[int32]`` with x64 off: it says what both say
     classes = {c: [d for d in concrete if canonical[d] == c] for c in canonical.values() if c}
     kept = {
         c: frozenset(o for result, group in parts(*ds) if result == c for o in group)
@@ -618,7 +631,7 @@ def _dtype_overloads(
     for c, ds in classes.items():
         for result, group in parts(*ds):
             rest = [o for o in group if c not in generic or o not in common]
-            entries.add(f"ScalarType[{module.marker(c)}]", rest, result)
+            entries.add(f"_ScalarMeta[{module.marker(c)}]", rest, result)
     for d in concrete:
         if canonical[d] is None:
             continue
@@ -636,7 +649,7 @@ def _dtype_overloads(
                 entries.add(f"_Literal[{name!r}]", group, result)
     for (annotation, result), forms in entries.entries.items():
         if result == "":
-            form = f"ScalarType[{var}] | type[{var}]"
+            form = f"_ScalarMeta[{var}] | type[{var}]"
             out.append(entries.signature(form, annotation, f"{arr}[{var}]"))
         else:
             form = " | ".join(forms)
@@ -689,7 +702,8 @@ def _overloads(
             )
         if head:
             oracle.typed.setdefault(function, "pairs")
-        return head + joined
+        unknown = [_unknown_dtype(fn, dtype_option, module)] if dtype_option and joined else []
+        return unknown + head + joined
     operand = operands[0] if operands else None
     checked = _checked_annotations(function, operand, fn, oracle, module)
     if checked is None:
@@ -708,7 +722,27 @@ def _overloads(
         out += _operand_overloads(function, operand, fn, oracle, module, absent)
     if dtype_option is not None:
         out += _dtype_overloads(function, operand, dtype_option, fn, oracle, module, checked)
+        if out:
+            out.insert(0, _unknown_dtype(fn, dtype_option, module, checked))
     return out
+
+
+def _unknown_dtype(
+    fn: ast.FunctionDef, option: str, module: _Module, changes: Mapping[str, str] | None = None
+) -> ast.FunctionDef:
+    """The first overload: a dtype of unknown value (``dtype=self.dtype``, ``Any``) gives an
+    array of unknown dtype, as JAX's signature does.
+
+    pyright answers a call whose ``Any`` argument matches several overloads
+    with the first match's result when the others' are narrower
+    (``Array[Any]`` takes them all) and ``Unknown`` when they differ: without
+    this overload ``jnp.zeros(n, dtype=d)`` would be unknown where JAX's
+    types say ``Array`` (and an ``Optional[Array]`` assigned it stays
+    ``Optional``).  A dtype of a known value is no category: it passes on.
+    """
+    form = "_ScalarMeta[_tpd.Category] | type[_tpd.Category]"
+    changes = {**(changes or {}), option: form}
+    return _signature(fn, changes, f"{module.array}[_Any]", module, required=option)
 
 
 def _checked_annotations(
@@ -787,7 +821,25 @@ def _operand_overloads(
         result = oracle.result(function, None, others=others)
         if result is not None:
             head.append(signature({operand: "None"}, returns(result)))
-    return head + _given_overloads(function, operand, oracle, module, signature, others)
+    scalars = not _returns_its_argument(fn, operand, module.type_variables)
+    return head + _given_overloads(function, operand, oracle, module, signature, others, scalars)
+
+
+def _returns_its_argument(fn: ast.FunctionDef, name: str, type_variables: set[str]) -> bool:
+    """Whether ``fn`` returns the type variable of its parameter ``name``
+    (``stop_gradient(x: T) -> T``).
+
+    JAX returns a Python scalar given to such a function as it came
+    (``stop_gradient(1.0)`` is a ``float``), not an array: no overload for
+    Python scalars, JAX's declaration answers.
+    """
+    found = [a for a in _all_args(fn) if a.arg == name]
+    annotation = found[0].annotation if found else None
+    return (
+        fn.returns is not None
+        and annotation is not None
+        and ast.unparse(fn.returns) == ast.unparse(annotation) in type_variables
+    )
 
 
 def _given_overloads(
@@ -797,8 +849,10 @@ def _given_overloads(
     module: _Module,
     signature: Callable[[Mapping[str, str], str], ast.FunctionDef],
     others: tuple[tuple[str, object], ...],
+    python_scalars: bool = True,
 ) -> list[ast.FunctionDef]:
-    """The overloads of :func:`_operand_overloads` for an array ``operand`` given."""
+    """The overloads of :func:`_operand_overloads` for an array ``operand`` given (and for
+    Python scalars unless ``python_scalars`` is false)."""
     arr = module.array
 
     def returns(result: str | None) -> str:
@@ -812,7 +866,11 @@ def _given_overloads(
         only = defined.pop()
         if {r for _, r in scalars} == {only}:
             return [signature({}, returns(only))]
-    out = [signature({operand: f"{arr}[_tpd.Category]"}, returns(None))]
+    if python_scalars:
+        out = [signature({operand: f"{arr}[_tpd.Category]"}, returns(None))]
+    else:
+        same = module.unknown_kept()
+        out = [signature({operand: same}, same)]
     kept = tuple(t for t, r in results if r == t)
     unknown = [t for t, r in results if r is None]
     for result, group in _by_result(results).items():
@@ -825,7 +883,7 @@ def _given_overloads(
             out.append(signature({operand: module.arrays(unknown)}, returns(None)))
         var = module.keep(kept)
         out.append(signature({operand: f"{arr}[{var}]"}, f"{arr}[{var}]"))
-    if operand != "self":
+    if operand != "self" and python_scalars:
         last = max((i for i, (_, r) in enumerate(scalars) if r is not None), default=-1)
         for (_, py_type), (_, scalar) in list(zip(_SCALAR_TYPES, scalars, strict=True))[: last + 1]:
             out.append(signature({operand: py_type}, returns(scalar)))
@@ -1360,13 +1418,16 @@ from jax._src.inferred import Array as InferredArray
 _ScalarDType = _TypeVar("_ScalarDType", bound=_tpd.DType, covariant=True)
 
 
-class ScalarType(_np.dtype[_Any], _Generic[_ScalarDType]):
+class _ScalarMeta(_np.dtype[_Any], _Generic[_ScalarDType]):
     """A JAX scalar type object (``jnp.float32``): a dtype argument, callable to make an array.
 
-    A name of the stubs only (JAX's scalar types are instances of its private
-    ``_ScalarMeta``): do not import it.  JAX declares them ``Any``; programs
-    pass them where a ``jnp.dtype`` is annotated (``dtype: jnp.dtype =
-    jnp.float32``), so the stubs declare them a ``np.dtype`` too.
+    Named as JAX's class of them (its private ``_ScalarMeta``), a name of the
+    stubs only: do not import it.  JAX declares them ``Any``; programs pass
+    them where a ``jnp.dtype`` is annotated (``dtype: jnp.dtype =
+    jnp.float32``), so the stubs declare them a ``np.dtype`` too.  Private,
+    as JAX's is: pyright takes a parameter defaulting to an instance of a
+    private class (``def one_hot(x, dtype=jnp.float32)``) to accept anything
+    beside it, where a public class would refuse a ``np.dtype`` argument.
     """
 
     @property
@@ -1614,7 +1675,7 @@ def _members(
 
 
 def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
-    """``float32: Any`` → ``float32: ScalarType[_tpd.float32]`` (the canonical dtype)."""
+    """``float32: Any`` → ``float32: _ScalarMeta[_tpd.float32]`` (the canonical dtype)."""
     import numpy as np
 
     for stmt in tree.body:
@@ -1634,7 +1695,7 @@ def _scalar_objects(tree: ast.Module, oracle: _Oracle) -> None:
             continue
         canonical = oracle.result("jax.Array.astype", "float32", marker)
         if canonical is not None:
-            stmt.annotation = _expr(f"ScalarType[_tpd.{canonical}]")
+            stmt.annotation = _expr(f"_ScalarMeta[_tpd.{canonical}]")
 
 
 def _rewrite_ufuncs(
@@ -1686,7 +1747,7 @@ def _functions_module(source: str, prefix: str, oracle: _Oracle, scalars: bool =
     tree.body = _rewrite_ufuncs(tree.body, prefix, oracle, module)
     _insert_after_imports(
         tree,
-        _IMPORTS + "from jax._src.basearray import Array, ScalarType\n" + module.variables(),
+        _IMPORTS + "from jax._src.basearray import Array, _ScalarMeta\n" + module.variables(),
     )
     return ast.unparse(tree) + "\n"
 
@@ -1767,12 +1828,16 @@ def _as_jitted(overloads: list[ast.stmt]) -> None:
     JAX's own types hide the source's signature (``norm(x, ord: int | str |
     None)`` is called with ``ord=jnp.inf``) and answer ``Any``: a parameter
     that chooses no overload (declared alike in every overload: ``ord``,
-    ``axis``) takes anything, the arrays returned are ``InferredArray`` arrays
-    (accepted wherever ``Any`` is: ``return jnp.linalg.norm(x)`` from a
-    function declared ``-> float``), and JAX's own declaration, last,
-    returns ``Any``.  The parameters that choose an overload (the arrays,
-    the dtype, the Python scalars) keep their types: a dtype JAX refuses is
-    still refused.
+    ``axis``) takes anything, the arrays of a known dtype returned are
+    ``InferredArray`` arrays (accepted wherever ``Any`` is: ``return
+    jnp.linalg.norm(x)`` from a function declared ``-> float``), an array of
+    unknown dtype is JAX's ``Any`` (``vdot(x, y) / norm(x)`` is then unknown,
+    as with JAX's types, and not an ``Array`` refused as a ``float``), and
+    JAX's own declaration, last, returns ``Any``.  The parameters that
+    choose an overload (the arrays, the dtype, the Python scalars) keep
+    their types: a dtype JAX refuses is still refused by them, and JAX's own declaration,
+    last, takes anything (``norm(pair)`` of a union JAX's ``ArrayLike``
+    does not hold).
     """
     functions = [s for s in overloads if isinstance(s, ast.FunctionDef)]
     declared: dict[str, set[str]] = {}
@@ -1783,10 +1848,13 @@ def _as_jitted(overloads: list[ast.stmt]) -> None:
                 declared.setdefault(arg.arg, set()).add(text)
     alike = {name for name, texts in declared.items() if len(texts) == 1}
     for index, fn in enumerate(functions):
+        last = index == len(functions) - 1  # JAX's declaration: JitWrapped takes anything
         for arg in [*_all_args(fn), fn.args.vararg, fn.args.kwarg]:
-            if arg is not None and arg.arg in alike:
+            if arg is not None and (last or arg.arg in alike):
                 arg.annotation = _expr("_Any")
-        if index == len(functions) - 1:
+        if index == len(functions) - 1 or (
+            fn.returns is not None and ast.unparse(fn.returns) == "Array[_Any]"
+        ):
             fn.returns = _expr("_Any")
         elif fn.returns is not None:
             fn.returns = _InferredResult().visit(fn.returns)
@@ -1832,6 +1900,7 @@ def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
             where, fns = found
             alias = aliases.get(where, f"_src{len(aliases)}")
             qualify = _Qualify({name: f"{alias}.{name}" for name in sources.names(where)})
+            module.type_variables |= {f"{alias}.{t}" for t in sources.type_variables(where)}
             stubs: list[ast.stmt] = [_returning_array(_declaration(fn, qualify, [])) for fn in fns]
             rewritten = _rewrite_functions(stubs, prefix, oracle, module)
             if len(rewritten) > len(stubs):
@@ -1844,7 +1913,7 @@ def _reexports(root: Path, rel: str, prefix: str, oracle: _Oracle) -> str:
         tree,
         _IMPORTS
         + "".join(f"import {where} as {alias}\n" for where, alias in aliases.items())
-        + "from jax._src.basearray import Array, ScalarType\n"
+        + "from jax._src.basearray import Array, _ScalarMeta\n"
         + "from jax._src.inferred import Array as InferredArray\n"
         + module.variables(),
     )
@@ -1870,6 +1939,19 @@ class _Sources:
     def names(self, module: str) -> set[str]:
         tree = self.tree(module)
         return _module_names(tree)[0] if tree is not None else set()
+
+    def type_variables(self, module: str) -> set[str]:
+        """The names ``module`` binds to a ``TypeVar(...)`` (``T = TypeVar("T")``)."""
+        tree = self.tree(module)
+        return {
+            target.id
+            for stmt in (tree.body if tree is not None else [])
+            if isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and _name(stmt.value.func) in {"TypeVar", "typing.TypeVar"}
+            for target in stmt.targets
+            if isinstance(target, ast.Name)
+        }
 
     def declarations(
         self, module: str, name: str, depth: int = 3
@@ -1903,7 +1985,8 @@ class _Jitted(_pjit.JitWrapped, _Generic[_R_co]):
     """``jax.jit(f)``: JAX's wrapper, called with anything (as JAX declares it).
 
     Its result is ``f``'s array with its dtype, an ``InferredArray`` accepted
-    wherever JAX's ``Any`` is, or JAX's ``Any``: JAX hides ``f``'s signature,
+    wherever JAX's ``Any`` is, or JAX's ``Any`` (an array of unknown dtype
+    too): JAX hides ``f``'s signature,
     and showing it refuses what JAX accepts (a method jitted in a base class
     and overridden with other parameters, a result declared as one class and
     used as another).
@@ -1916,6 +1999,10 @@ class _Jitted(_pjit.JitWrapped, _Generic[_R_co]):
 class _JitDecorator:
     """``jax.jit(static_argnums=...)``: the decorator, as ``jax.jit(f, ...)`` types ``f``."""
 
+    @_overload
+    def __call__(
+        self, fun: _typing.Callable[..., _tpt.Array[_tpd.Category]], /
+    ) -> _Jitted[_Any]: ...
     @_overload
     def __call__(
         self, fun: _typing.Callable[..., _tpt.Array[_DT]], /
@@ -1952,7 +2039,8 @@ def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.Functi
 
     ``jax.jit(f)`` is a ``JitWrapped`` called with anything, as JAX declares
     it, whose result is ``f``'s array as an ``InferredArray`` (accepted
-    wherever JAX's ``Any`` is) or JAX's ``Any`` (``_Jitted``); JAX's own
+    wherever JAX's ``Any`` is) when its dtype is known, else JAX's ``Any``
+    (``_Jitted``); JAX's own
     declarations follow.  ``grad`` keeps JAX's: typing its result as the first
     argument's type (``Callable[Concatenate[T, P], R]``) makes pyright give a
     lambda's parameter the unsolved ``T`` (``jax.grad(lambda w: (w**2).sum())``
@@ -1965,13 +2053,17 @@ def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.Functi
     out: dict[str, list[ast.FunctionDef]] = {}
     jit = [f for f in found.get("jit", []) if "overload" in {_name(d) for d in f.decorator_list}]
     if len(jit) == 2:
-        array, other, bare = (_transform(f, qualify) for f in (jit[0], *jit))
+        unknown, array, other, bare = (_transform(f, qualify) for f in (jit[0], jit[0], *jit))
+        unknown.args.posonlyargs[0].annotation = _expr(
+            "_typing.Callable[..., _tpt.Array[_tpd.Category]]"
+        )
+        unknown.returns = _expr("_Jitted[_Any]")
         array.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _tpt.Array[_DT]]")
         array.returns = _expr("_Jitted[_InferredArray[_DT]]")
         other.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _Any]")
         other.returns = _expr("_Jitted[_Any]")
         bare.returns = _expr("_JitDecorator")
-        out["jit"] = [array, other, bare, *(_transform(f, qualify) for f in jit)]
+        out["jit"] = [unknown, array, other, bare, *(_transform(f, qualify) for f in jit)]
     return out
 
 

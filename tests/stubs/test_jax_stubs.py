@@ -79,8 +79,11 @@ def test_x64_rules(tmp_path: Path) -> None:
 
 
 SEVERAL = """\
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 from typing_pkg import Array, float32
 
 def keep(x: jax.Array) -> jax.Array:
@@ -140,6 +143,27 @@ reveal_type(jnp.linalg.norm(x, ord=jnp.inf))
 
 def length(v: jax.Array) -> float:
     return jnp.linalg.norm(v)  # JAX jits norm: its result is Any to JAX's types
+
+def cosine(v: jax.Array, a: Any) -> float:
+    reveal_type(jnp.linalg.norm(v))
+    reveal_type(jax.lax.stop_gradient(1.0))
+    reveal_type(jax.lax.stop_gradient(a))
+    reveal_type(jax.lax.stop_gradient(x))
+    return 1.0 - jnp.vdot(v, v) / jnp.linalg.norm(v)  # an array / Any is Any, as for JAX
+
+def hint(v: jax.Array | None, d: Any, pair: tuple[jax.Array, jax.Array] | jax.Array) -> jax.Array:
+    reveal_type(jnp.zeros(3, dtype=d))
+    reveal_type(jnp.sum(i8, dtype=d))
+    if v is None:
+        v = jnp.zeros(3, dtype=d)
+    reveal_type(v)
+    jnp.linalg.norm(pair)  # JAX's jitted norm takes anything
+    return v
+
+def one_hot(x: jax.Array, n: int, dtype=jnp.float32) -> jax.Array:
+    return jax.nn.one_hot(x, n, dtype=dtype)
+
+one_hot(i8, 3, np.dtype("float32"))  # a default of JAX's private scalar class: anything
 """
 SEVERAL_EXPECTED = [
     "Array[float32]",  # the join of int8 and float32, as for +
@@ -158,17 +182,25 @@ SEVERAL_EXPECTED = [
     "list[Array[int8]]",  # JAX's result type, with the dtype
     "tuple[Array[Any], Array[Any]]",  # two results of different dtypes: not one marker
     # jax.jit hides the function's signature (JAX's JitWrapped takes anything): the result
-    # is the function's declared array, not what its overloads give for the arguments
-    "Array[Any]",
+    # is the function's declared array, not what its overloads give for the arguments, and
+    # JAX's Any where that array's dtype is unknown
+    "Any",
     "Array[float32]",  # jax.vmap keeps the signature (JAX's own annotation)
-    "Array[Any]",  # loss's declared result
+    "Any",  # loss's declared result: an array of unknown dtype
     "(...) -> Lowered",  # jit's result is still JAX's wrapper
-    "Array[Any]",  # and a jitted method is bound
+    "Any",  # and a jitted method is bound
     "Array[float32]",  # a declared dtype is kept
     "Any",  # what is not one array is JAX's Any
     "Array[float32]",  # called with anything, as JAX's wrapper is
     # jnp.int32(0) and a jitted result are accepted where an int is (JAX says Any)
     "Array[float32]",  # a function JAX jits takes what JAX's JitWrapped takes (ord: float)
+    "Any",  # its result of unknown dtype is JAX's Any
+    "float",  # stop_gradient(x: T) -> T returns a Python scalar as it came (a float subclass)
+    "Any",  # and Any as Any
+    "Array[float32]",
+    "Array[Any]",  # a dtype of unknown value: JAX's Array (pyright's overloads gave Unknown)
+    "Array[Any]",
+    "Array[Any]",  # so an Optional assigned one is no longer Optional
 ]
 
 

@@ -272,7 +272,7 @@ REASONS: Final[Mapping[str, str]] = {
     "canonical scalar type": (
         "a dtype JAX canonicalises, given to a function that keeps it (lax.empty(shape, "
         "jnp.int64) is int64 with x64 off): the stubs declare jnp.int64 an "
-        "ScalarType[int32], as JAX canonicalises it, so jnp.int64 and jnp.int32 are one "
+        "_ScalarMeta[int32], as JAX canonicalises it, so jnp.int64 and jnp.int32 are one "
         "type to them (and complex32, which JAX has no scalar type for, none)"
     ),
     "scalar kinds": (
