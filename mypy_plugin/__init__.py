@@ -254,6 +254,7 @@ class TypingPkgPlugin(Plugin):
             names.JAX_ARRAY: jax_array.analyze_jax_array
         }
         self._promoted: tuple[int, ...] = ()
+        self._promoted_files: tuple[MypyFile | None, ...] = ()
         """The classes ``_promote_foreign_arrays`` last promoted, by identity."""
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
@@ -479,12 +480,25 @@ class TypingPkgPlugin(Plugin):
         are loaded, and a daemon's next build has new ones
         (``jax_array.promote_foreign_arrays``).
         """
-        infos = [self._class(n) for n in _PROMOTED]
-        key = tuple(id(info) for info in infos)
-        if key == self._promoted or infos[0] is None:
+        # Asked tens of thousands of times a run: while the classes' modules are the same
+        # files as when they were all found and promoted, nothing is looked up.
+        modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
+        files = tuple(modules.get(module) for module in _PROMOTED_MODULES)
+        if self._promoted_files and all(
+            a is b for a, b in zip(files, self._promoted_files, strict=True)
+        ):
             return
-        jax_array.promote_foreign_arrays(infos[0], [info for info in infos[1:] if info is not None])
-        self._promoted = key
+        infos = [
+            _class_in(file, name.rpartition(".")[2])
+            for file, name in zip(files, _PROMOTED, strict=True)
+        ]
+        key = tuple(id(info) for info in infos)
+        if key != self._promoted and infos[0] is not None:
+            promoted = [info for info in infos[1:] if info is not None]
+            jax_array.promote_foreign_arrays(infos[0], promoted)
+            self._promoted = key
+        if key == self._promoted and all(info is not None for info in infos):
+            self._promoted_files = files  # every class found (a module not analysed: not yet)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         self._promote_foreign_arrays()
@@ -559,6 +573,16 @@ class TypingPkgPlugin(Plugin):
 _Ctx = TypeVar("_Ctx", FunctionContext, MethodContext)
 _PROMOTED: Final = (names.ARRAY, names.NUMPY_NDARRAY)
 """Our ``Array``, then the classes that promote to ``Array[Any]``."""
+_PROMOTED_MODULES: Final = tuple(name.rpartition(".")[0] for name in _PROMOTED)
+
+
+def _class_in(module: MypyFile | None, name: str) -> TypeInfo | None:
+    """The class ``name`` defines at the top of ``module`` (two dictionary lookups)."""
+    symbol = module.names.get(name) if module is not None else None
+    node = symbol.node if symbol is not None else None
+    return node if isinstance(node, TypeInfo) else None
+
+
 _WEAK_MARKERS: Final = frozenset(
     f"{names.DTYPES_MODULE}.{m}" for m in ("weak_int", "weak_float", "weak_complex")
 )
