@@ -702,8 +702,7 @@ def _overloads(
             )
         if head:
             oracle.typed.setdefault(function, "pairs")
-        unknown = [_unknown_dtype(fn, dtype_option, module)] if dtype_option and joined else []
-        return unknown + head + joined
+        return head + joined
     operand = operands[0] if operands else None
     checked = _checked_annotations(function, operand, fn, oracle, module)
     if checked is None:
@@ -722,27 +721,7 @@ def _overloads(
         out += _operand_overloads(function, operand, fn, oracle, module, absent)
     if dtype_option is not None:
         out += _dtype_overloads(function, operand, dtype_option, fn, oracle, module, checked)
-        if out:
-            out.insert(0, _unknown_dtype(fn, dtype_option, module, checked))
     return out
-
-
-def _unknown_dtype(
-    fn: ast.FunctionDef, option: str, module: _Module, changes: Mapping[str, str] | None = None
-) -> ast.FunctionDef:
-    """The first overload: a dtype of unknown value (``dtype=self.dtype``, ``Any``) gives an
-    array of unknown dtype, as JAX's signature does.
-
-    pyright answers a call whose ``Any`` argument matches several overloads
-    with the first match's result when the others' are narrower
-    (``Array[Any]`` takes them all) and ``Unknown`` when they differ: without
-    this overload ``jnp.zeros(n, dtype=d)`` would be unknown where JAX's
-    types say ``Array`` (and an ``Optional[Array]`` assigned it stays
-    ``Optional``).  A dtype of a known value is no category: it passes on.
-    """
-    form = "_ScalarMeta[_tpd.Category] | type[_tpd.Category]"
-    changes = {**(changes or {}), option: form}
-    return _signature(fn, changes, f"{module.array}[_Any]", module, required=option)
 
 
 def _checked_annotations(
@@ -1826,17 +1805,19 @@ def _as_jitted(overloads: list[ast.stmt]) -> None:
     """The overloads of a function JAX jits, accepting what JAX's ``JitWrapped`` accepts.
 
     JAX's own types hide the source's signature (``norm(x, ord: int | str |
-    None)`` is called with ``ord=jnp.inf``) and answer ``Any``: a parameter
-    that chooses no overload (declared alike in every overload: ``ord``,
-    ``axis``) takes anything, the arrays of a known dtype returned are
+    None)`` is called with ``ord=jnp.inf``) and answer what ``JitWrapped``'s
+    unannotated ``__call__`` does, pyright's ``Unknown``: a parameter that
+    chooses no overload (declared alike in every overload: ``ord``,
+    ``axis``) takes anything; the arrays of a known dtype returned are
     ``InferredArray`` arrays (accepted wherever ``Any`` is: ``return
-    jnp.linalg.norm(x)`` from a function declared ``-> float``), an array of
-    unknown dtype is JAX's ``Any`` (``vdot(x, y) / norm(x)`` is then unknown,
-    as with JAX's types, and not an ``Array`` refused as a ``float``), and
-    JAX's own declaration, last, returns ``Any``.  The parameters that
-    choose an overload (the arrays, the dtype, the Python scalars) keep
-    their types: a dtype JAX refuses is still refused by them, and JAX's own declaration,
-    last, takes anything (``norm(pair)`` of a union JAX's ``ArrayLike``
+    jnp.linalg.norm(x)`` from a function declared ``-> float``); an array of
+    unknown dtype is ``Unknown`` as in JAX's types (``vdot(x, y) / norm(x)``
+    is then unknown, not an ``Array`` refused as a ``float``; an explicit
+    ``Any`` would differ: pyright narrows a declared ``Optional`` variable
+    assigned ``Any | Array`` to the declaration, ``None`` included).  The
+    parameters that choose an overload (the arrays, the dtype, the Python
+    scalars) keep their types; JAX's own declaration, last, takes anything
+    and answers ``Unknown`` (``norm(pair)`` of a union JAX's ``ArrayLike``
     does not hold).
     """
     functions = [s for s in overloads if isinstance(s, ast.FunctionDef)]
@@ -1852,10 +1833,8 @@ def _as_jitted(overloads: list[ast.stmt]) -> None:
         for arg in [*_all_args(fn), fn.args.vararg, fn.args.kwarg]:
             if arg is not None and (last or arg.arg in alike):
                 arg.annotation = _expr("_Any")
-        if index == len(functions) - 1 or (
-            fn.returns is not None and ast.unparse(fn.returns) == "Array[_Any]"
-        ):
-            fn.returns = _expr("_Any")
+        if last or (fn.returns is not None and ast.unparse(fn.returns) == "Array[_Any]"):
+            fn.returns = None  # JitWrapped.__call__ is unannotated: pyright's Unknown
         elif fn.returns is not None:
             fn.returns = _InferredResult().visit(fn.returns)
 
@@ -1985,8 +1964,8 @@ class _Jitted(_pjit.JitWrapped, _Generic[_R_co]):
     """``jax.jit(f)``: JAX's wrapper, called with anything (as JAX declares it).
 
     Its result is ``f``'s array with its dtype, an ``InferredArray`` accepted
-    wherever JAX's ``Any`` is, or JAX's ``Any`` (an array of unknown dtype
-    too): JAX hides ``f``'s signature,
+    wherever JAX's ``Any`` is (for anything else, ``jit`` gives JAX's own
+    ``JitWrapped``): JAX hides ``f``'s signature,
     and showing it refuses what JAX accepts (a method jitted in a base class
     and overridden with other parameters, a result declared as one class and
     used as another).
@@ -2002,13 +1981,13 @@ class _JitDecorator:
     @_overload
     def __call__(
         self, fun: _typing.Callable[..., _tpt.Array[_tpd.Category]], /
-    ) -> _Jitted[_Any]: ...
+    ) -> _pjit.JitWrapped: ...
     @_overload
     def __call__(
         self, fun: _typing.Callable[..., _tpt.Array[_DT]], /
     ) -> _Jitted[_InferredArray[_DT]]: ...
     @_overload
-    def __call__(self, fun: _typing.Callable[..., _Any], /) -> _Jitted[_Any]: ...
+    def __call__(self, fun: _typing.Callable[..., _Any], /) -> _pjit.JitWrapped: ...
 '''
 
 
@@ -2039,8 +2018,8 @@ def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.Functi
 
     ``jax.jit(f)`` is a ``JitWrapped`` called with anything, as JAX declares
     it, whose result is ``f``'s array as an ``InferredArray`` (accepted
-    wherever JAX's ``Any`` is) when its dtype is known, else JAX's ``Any``
-    (``_Jitted``); JAX's own
+    wherever JAX's ``Any`` is; ``_Jitted``) when its dtype is known, else
+    JAX's own ``JitWrapped`` (called, pyright's ``Unknown``); JAX's own
     declarations follow.  ``grad`` keeps JAX's: typing its result as the first
     argument's type (``Callable[Concatenate[T, P], R]``) makes pyright give a
     lambda's parameter the unsolved ``T`` (``jax.grad(lambda w: (w**2).sum())``
@@ -2057,11 +2036,11 @@ def _transforms(api: ast.Module, qualify: _Qualify) -> dict[str, list[ast.Functi
         unknown.args.posonlyargs[0].annotation = _expr(
             "_typing.Callable[..., _tpt.Array[_tpd.Category]]"
         )
-        unknown.returns = _expr("_Jitted[_Any]")
+        unknown.returns = _expr("_pjit.JitWrapped")
         array.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _tpt.Array[_DT]]")
         array.returns = _expr("_Jitted[_InferredArray[_DT]]")
         other.args.posonlyargs[0].annotation = _expr("_typing.Callable[..., _Any]")
-        other.returns = _expr("_Jitted[_Any]")
+        other.returns = _expr("_pjit.JitWrapped")
         bare.returns = _expr("_JitDecorator")
         out["jit"] = [unknown, array, other, bare, *(_transform(f, qualify) for f in jit)]
     return out

@@ -151,14 +151,8 @@ def cosine(v: jax.Array, a: Any) -> float:
     reveal_type(jax.lax.stop_gradient(x))
     return 1.0 - jnp.vdot(v, v) / jnp.linalg.norm(v)  # an array / Any is Any, as for JAX
 
-def hint(v: jax.Array | None, d: Any, pair: tuple[jax.Array, jax.Array] | jax.Array) -> jax.Array:
-    reveal_type(jnp.zeros(3, dtype=d))
-    reveal_type(jnp.sum(i8, dtype=d))
-    if v is None:
-        v = jnp.zeros(3, dtype=d)
-    reveal_type(v)
+def pairs(pair: tuple[jax.Array, jax.Array] | jax.Array) -> None:
     jnp.linalg.norm(pair)  # JAX's jitted norm takes anything
-    return v
 
 def one_hot(x: jax.Array, n: int, dtype=jnp.float32) -> jax.Array:
     return jax.nn.one_hot(x, n, dtype=dtype)
@@ -183,24 +177,21 @@ SEVERAL_EXPECTED = [
     "tuple[Array[Any], Array[Any]]",  # two results of different dtypes: not one marker
     # jax.jit hides the function's signature (JAX's JitWrapped takes anything): the result
     # is the function's declared array, not what its overloads give for the arguments, and
-    # JAX's Any where that array's dtype is unknown
-    "Any",
+    # where that array's dtype is unknown, JAX's JitWrapped, whose call is Unknown
+    "Unknown",
     "Array[float32]",  # jax.vmap keeps the signature (JAX's own annotation)
-    "Any",  # loss's declared result: an array of unknown dtype
+    "Unknown",  # loss's declared result: an array of unknown dtype
     "(...) -> Lowered",  # jit's result is still JAX's wrapper
-    "Any",  # and a jitted method is bound
+    "Unknown",  # and a jitted method, as JAX's wrapper
     "Array[float32]",  # a declared dtype is kept
-    "Any",  # what is not one array is JAX's Any
+    "Unknown",  # what is not one array is what JAX's wrapper gives
     "Array[float32]",  # called with anything, as JAX's wrapper is
     # jnp.int32(0) and a jitted result are accepted where an int is (JAX says Any)
     "Array[float32]",  # a function JAX jits takes what JAX's JitWrapped takes (ord: float)
-    "Any",  # its result of unknown dtype is JAX's Any
+    "Unknown",  # its result of unknown dtype is what JAX's JitWrapped gives
     "float",  # stop_gradient(x: T) -> T returns a Python scalar as it came (a float subclass)
     "Any",  # and Any as Any
     "Array[float32]",
-    "Array[Any]",  # a dtype of unknown value: JAX's Array (pyright's overloads gave Unknown)
-    "Array[Any]",
-    "Array[Any]",  # so an Optional assigned one is no longer Optional
 ]
 
 
