@@ -30,7 +30,9 @@ untimed work (coverage runs, traced programs) beside it — ``--overlap-timed``
 lifts that, faster and noisier; ``--jobs 1`` is the quietest.  Before the
 projects, an untimed mypy run over ``import jax`` (``--no-warm-up`` skips
 it) reads JAX's files once, so the first timed run does not pay for the
-disk alone.  The exit status
+disk alone; and the plugin's bytecode is written where the interpreter
+imports it from (as pip does on install: with ``PYTHONDONTWRITEBYTECODE``
+set, each run would compile the plugin).  The exit status
 is 0 whatever the figures, 2 on a usage error (a bad ``projects.toml`` entry
 is reported in one line naming the entry and the key).
 
