@@ -254,8 +254,9 @@ class TypingPkgPlugin(Plugin):
             names.JAX_ARRAY: jax_array.analyze_jax_array
         }
         self._promoted: tuple[int, ...] = ()
-        self._promoted_files: tuple[MypyFile | None, ...] = ()
         """The classes ``_promote_foreign_arrays`` last promoted, by identity."""
+        self._promoted_files: tuple[MypyFile | None, ...] = ()
+        """Their modules' files once every class was found: unchanged, nothing to do."""
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
         )
