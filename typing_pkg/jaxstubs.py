@@ -700,6 +700,9 @@ def _overloads(
             head += _dtype_overloads(
                 function, first, dtype_option, fn, oracle, module, {second: "None"}
             )
+            head[:0] = _unknown_dtype_overload(
+                function, first, dtype_option, fn, module, {second: "None"}
+            )
         if head:
             oracle.typed.setdefault(function, "pairs")
         return head + joined
@@ -721,7 +724,40 @@ def _overloads(
         out += _operand_overloads(function, operand, fn, oracle, module, absent)
     if dtype_option is not None:
         out += _dtype_overloads(function, operand, dtype_option, fn, oracle, module, checked)
+        out[:0] = _unknown_dtype_overload(function, operand, dtype_option, fn, module, checked)
     return out
+
+
+def _unknown_dtype_overload(
+    function: str,
+    operand: str | None,
+    option: str,
+    fn: ast.FunctionDef,
+    module: _Module,
+    fixed: Mapping[str, str],
+) -> list[ast.FunctionDef]:
+    """The first overload: a dtype option of unknown value (``dtype=self.dtype`` typed
+    ``Any``) gives an array of unknown dtype.
+
+    Without it, pyright answers such a call ``Unknown`` (the overloads' results
+    differ), and a variable declared ``Optional[Array]`` that it is assigned to
+    keeps its ``None``: ``h = jnp.zeros(s, dtype=dt)`` after ``if h is None``
+    (distrax, jax-md).  The option's annotation, ``_ScalarMeta[Category]``,
+    takes no dtype of ``jnp``'s (``_ScalarMeta`` is invariant), only what is
+    ``Any``; and it must come first (pyright picks the first of the overloads an
+    ``Any`` argument matches where it is the only one whose result covers all).
+    ``jax.random``'s functions go without: a wrapper reading a function's
+    parameters (a ``ParamSpec``, Flax nnx's ``rngs.params.uniform(shape)``)
+    reads its first overload, where the dtype is required.
+    """
+    if function.startswith("jax.random."):
+        return []
+    entries = _Overloads(fn, option, operand, [], module, dict(fixed))
+    return [
+        entries.signature(
+            f"_ScalarMeta[{module.marker('Category')}]", None, f"{module.array}[_Any]"
+        )
+    ]
 
 
 def _checked_annotations(

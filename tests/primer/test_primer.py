@@ -435,6 +435,41 @@ def test_prepare_exports_the_commit_from_a_mirror(
     assert "git archive" in capsys.readouterr().out
 
 
+def test_prepare_leaves_out_a_file_the_mirror_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A snapshot may list its largest files without holding them: one such file must
+    # not stop the export of the code beside it.
+    repo = tmp_path / "repo"
+    (repo / "tiny").mkdir(parents=True)
+    _git(tmp_path, "init", "-q", str(repo))
+    (repo / "tiny" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / "big.gif").write_bytes(b"GIF89a not really")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "first")
+    mirror = tmp_path / "mirror.git"
+    _git(tmp_path, "init", "-q", "--bare", str(mirror))
+    # Fetched objects stay loose (one file each) below the unpack limit: one can go.
+    _git(mirror, "-c", "fetch.unpackLimit=1000", "fetch", "-q", str(repo), "main:main")
+    blob = subprocess.run(
+        ["git", "rev-parse", "HEAD:big.gif"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    objects = mirror / "objects"
+    (objects / blob[:2] / blob[2:]).unlink()
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    projects = tmp_path / "projects.toml"
+    projects.write_text(ENTRY.replace(COMMIT, commit), encoding="utf-8")
+    sources = tmp_path / "src"
+    arguments = ["prepare", "--projects", str(projects), "--sources", str(sources),
+                 "--mirror", str(mirror)]  # fmt: skip
+    assert main(arguments) == 0
+    assert (sources / "tiny" / "tiny" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert not (sources / "tiny" / "big.gif").exists()
+    assert "1 files the git directory lacks left out: big.gif" in capsys.readouterr().out
+
+
 TINY_MODEL = """\
 import jax.numpy as jnp
 

@@ -79,6 +79,7 @@ def test_x64_rules(tmp_path: Path) -> None:
 
 
 SEVERAL = """\
+import functools
 from typing import Any
 
 import jax
@@ -158,6 +159,26 @@ def one_hot(x: jax.Array, n: int, dtype=jnp.float32) -> jax.Array:
     return jax.nn.one_hot(x, n, dtype=dtype)
 
 one_hot(i8, 3, np.dtype("float32"))  # a default of JAX's private scalar class: anything
+
+def entropy(dtype: Any, hint: jax.Array | None = None) -> jax.Array:
+    if hint is None:
+        hint = jnp.zeros((3,), dtype=dtype)  # an array, not Unknown: hint is no longer None
+    reveal_type(jnp.zeros((3,), dtype=dtype))
+    return hint
+
+reveal_type(jnp.zeros((3,), dtype=jnp.float16))  # a known dtype is not taken for unknown
+
+def to_method(f):  # Flax nnx's rngs.params.uniform(shape): JAX's function, a key given
+    @functools.wraps(f)
+    def method(self, *args, **kwargs) -> jax.Array:
+        return f(self(), *args, **kwargs)
+    return method
+
+class Stream:
+    def __call__(self) -> jax.Array: ...
+    uniform = to_method(jax.random.uniform)
+
+Stream().uniform((3,))  # functools.wraps reads the first overload: no dtype required there
 """
 SEVERAL_EXPECTED = [
     "Array[float32]",  # the join of int8 and float32, as for +
@@ -192,6 +213,8 @@ SEVERAL_EXPECTED = [
     "float",  # stop_gradient(x: T) -> T returns a Python scalar as it came (a float subclass)
     "Any",  # and Any as Any
     "Array[float32]",
+    "Array[Any]",  # a dtype of unknown value: an array of unknown dtype, not Unknown
+    "Array[float16]",
 ]
 
 

@@ -5,7 +5,9 @@ or with a work tree; ``--mirrors ROOT`` looks for each project's under
 ``ROOT``) or from a clone URL (``--url URL``, by default
 ``https://github.com/OWNER/NAME.git``), fetched into a temporary bare
 repository.  The export goes to ``SOURCES/NAME/`` (written beside it, then
-moved into place) with a ``.primer-commit`` file naming the commit; a folder
+moved into place) with a ``.primer-commit`` file naming the commit; files whose
+contents the git directory lacks (a snapshot may list its largest files
+without holding them) are left out and named; a folder
 that is already there is left alone unless ``--force`` is given.
 """
 
@@ -61,11 +63,49 @@ def _failure(what: str, done: subprocess.CompletedProcess[bytes]) -> PrepareErro
     return PrepareError(f"{what}: {lines[-1] if lines else f'status {done.returncode}'}")
 
 
-def _archive(git_dir: Path, commit: str) -> bytes:
+def _absent_files(git_dir: Path, commit: str) -> list[str]:
+    """Return the paths of the commit's files whose contents the git directory lacks.
+
+    A snapshot may list its largest files without holding them (a partial clone's
+    missing blobs): ``git archive`` refuses the whole commit for one of them.
+    """
+    listed = _git("-C", str(git_dir), "ls-tree", "-r", "-z", commit)
+    if listed.returncode:  # no such commit: git archive's own message says so
+        return []
+    blobs: dict[str, list[str]] = {}
+    for entry in listed.stdout.decode("utf-8", errors="surrogateescape").split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            blobs.setdefault(parts[2], []).append(path)
+    checked = subprocess.run(
+        ["git", "-C", str(git_dir), "cat-file", "--batch-check"],
+        input="\n".join(blobs).encode(),
+        capture_output=True,
+        check=False,
+        timeout=600,
+    )
+    missing = [
+        line.split()[0]
+        for line in checked.stdout.decode().splitlines()
+        if line.endswith(" missing")
+    ]
+    return sorted(path for sha in missing for path in blobs.get(sha, []))
+
+
+def _archive(git_dir: Path, commit: str) -> tuple[bytes, list[str]]:
+    """Return the commit's files as a tar archive, and the absent files left out of it."""
     done = _git("-C", str(git_dir), "archive", "--format=tar", commit)
+    if not done.returncode:
+        return done.stdout, []
+    absent = _absent_files(git_dir, commit)
+    if not absent:
+        raise _failure(f"git archive {commit[:12]} in {git_dir}", done)
+    excluded = [f":(exclude,literal){path}" for path in absent]
+    done = _git("-C", str(git_dir), "archive", "--format=tar", commit, "--", ".", *excluded)
     if done.returncode:
         raise _failure(f"git archive {commit[:12]} in {git_dir}", done)
-    return done.stdout
+    return done.stdout, absent
 
 
 def _fetch(url: str, commit: str, scratch: Path) -> Path:
@@ -102,11 +142,11 @@ def export(
     partial = sources / f".{project.name}.part"
     try:
         if mirror is not None:
-            data = _archive(mirror, project.commit)
+            data, absent = _archive(mirror, project.commit)
             origin = str(mirror)
         else:
             origin = url or github_url(project)
-            data = _archive(_fetch(origin, project.commit, scratch), project.commit)
+            data, absent = _archive(_fetch(origin, project.commit, scratch), project.commit)
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir()
         with tarfile.open(fileobj=io.BytesIO(data)) as archive:
@@ -121,4 +161,8 @@ def export(
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(partial, ignore_errors=True)
-    return f"{project.name}: exported {project.commit[:12]} from {origin} into {target}"
+    done = f"{project.name}: exported {project.commit[:12]} from {origin} into {target}"
+    if absent:
+        shown = ", ".join(absent[:3]) + (", …" if len(absent) > 3 else "")
+        done += f" ({len(absent)} files the git directory lacks left out: {shown})"
+    return done
