@@ -542,12 +542,14 @@ def _target_names(target: Expression) -> list[NameExpr]:
 _INSTALLED: Final = ("site-packages", "dist-packages")
 
 
+def is_installed(path: str) -> bool:
+    """Whether ``path`` is a file of an installed package (under ``site-packages``)."""
+    return any(part in _INSTALLED for part in path.replace("\\", "/").split("/"))
+
+
 def is_program_module(tree: MypyFile) -> bool:
     """Whether a module is the program's own: checked from source, not an installed package's."""
-    if tree.is_stub:
-        return False
-    parts = tree.path.replace("\\", "/").split("/")
-    return not any(part in _INSTALLED for part in parts)
+    return not tree.is_stub and not is_installed(tree.path)
 
 
 def has_unknown_array(typ: Type) -> bool:
