@@ -513,11 +513,28 @@ def test_the_whole_tool_on_a_tiny_project(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tools.primer", "--projects", str(projects),
          "--sources", str(sources), "--python", sys.executable,
-         "--cache", str(tmp_path / "cache"), "--json", str(out)],
+         "--cache", str(tmp_path / "cache"), "--json", str(out), "--modes"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     print(done.stdout)
+    # dmypy and an incremental run after an edit: the same errors as their cold runs', and
+    # the edited file restored
+    modes = json.loads(out.read_text(encoding="utf-8"))["projects"][0]["modes"]
+    assert [m["label"].split(",")[0] for m in modes] == [
+        "cold",
+        "dmypy started",
+        "dmypy after an edit",
+        "incremental after an edit",
+        "dmypy after the edit is undone",
+    ]
+    for mode in modes:
+        assert (mode["internal"], mode["failure"], mode["missing"], mode["extra"]) == (
+            None, None, [], []
+        ), mode  # fmt: skip
+        assert mode["errors"] == 2  # helpers.py's, and the plugin's float8 * float16
+    assert (sources / "tiny" / "helpers.py").read_text(encoding="utf-8") == TINY_HELPERS
+    assert (sources / "tiny" / "model.py").read_text(encoding="utf-8") == TINY_MODEL
     report = json.loads(out.read_text(encoding="utf-8"))
     (project,) = report["projects"]
     assert project["problem"] is None

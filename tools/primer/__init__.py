@@ -14,6 +14,7 @@ Usage, from the checkout::
                            [--checker mypy|basedpyright|all] [--jobs N] [--json OUT]
                            [--rules jax] [--cache DIR] [--projects FILE]
                            [--timeout S] [--run-timeout S] [--overlap-timed] [--no-warm-up]
+                           [--errors-only] [--mypy-flag=FLAG] [--modes]
 
 ``prepare`` exports each project's ``commit`` into ``SOURCES/NAME`` with
 ``git archive``, from a local git directory (``--mirror DIR`` for one project,
@@ -73,6 +74,14 @@ minus those an ``exclude`` regex finds in their relative path:
   while the primer runs makes the warm runs cold: the report's header names
   the commit of the checkout the environment imports the plugin from,
   ``+changes`` when its tracked files differ.
+* **Other ways of running mypy** (``--modes``), with the plugin, each
+  compared with a cold run of its configuration (errors missing or extra):
+  an incremental run after an edit (the cold run's cache kept, a function
+  appended to the project's first file, mypy again), and dmypy (``follow_imports
+  = normal``: it refuses ``silent``; against a cold mypy run with it) started,
+  after the edit (its fine-grained update) and after the edit is undone.
+  The edited file is restored whatever happens.  ``--mypy-flag`` gives every
+  run a flag (``--num-workers=2``, ``--native-parser``).
 * **basedpyright.**  The JAX stubs, generated once per run by the
   environment's ``python -m typing_pkg stubs --jax --rules RULES``, are the
   ``stubPath`` of one run and an empty directory that of the other, with a

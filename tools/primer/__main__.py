@@ -94,6 +94,12 @@ def run_parser() -> argparse.ArgumentParser:
         help="mypy's cold runs alone, no warm runs and no coverage: what the plugin adds, fast",
     )
     parser.add_argument(
+        "--modes",
+        action="store_true",
+        help="also dmypy (started, after an edit, after undoing it) and an incremental run after "
+        "an edit, each against a cold run of its configuration",
+    )
+    parser.add_argument(
         "--no-warm-up", action="store_true", help="skip the untimed mypy run before the projects"
     )
     parser.add_argument(
@@ -243,6 +249,7 @@ def run(argv: Sequence[str]) -> int:
             serialize_timed=not args.overlap_timed,
             errors_only=args.errors_only,
             mypy_flags=tuple(args.mypy_flag),
+            modes=args.modes,
         )
         if "mypy" in checkers and present:
             failure = compile_plugin(python)
@@ -272,6 +279,8 @@ def run(argv: Sequence[str]) -> int:
     ]
     if args.mypy_flag:
         header.append(f"  mypy flags: {' '.join(args.mypy_flag)}")
+    if args.modes:
+        header.append("  modes: dmypy and an incremental run after an edit, against cold runs")
     if stubs_failure:
         header.append(f"  JAX stubs: {stubs_failure}")
     header.append("")

@@ -41,8 +41,10 @@ __all__ = [
     "parse_internal_error",
     "parse_mypy",
     "parse_pyright",
+    "run_dmypy",
     "run_mypy",
     "run_pyright",
+    "stop_dmypy",
 ]
 
 TRACEBACK_LINES: Final = 8
@@ -218,15 +220,16 @@ def parse_internal_error(output: str) -> InternalError | None:
     return InternalError(file, line, tuple(tail))
 
 
-def mypy_config(plugin: bool, rules: str) -> str:
-    """Return the text of the mypy configuration with or without the plugin."""
+def mypy_config(plugin: bool, rules: str, follow_imports: str = "silent") -> str:
+    """Return the text of the mypy configuration with or without the plugin (``follow_imports
+    = normal`` for dmypy, which refuses ``silent``)."""
     lines = ["[mypy]"]
     if plugin:
         lines.append("plugins = mypy_plugin")
     lines += [
         "check_untyped_defs = True",
         "ignore_missing_imports = True",
-        "follow_imports = silent",
+        f"follow_imports = {follow_imports}",
     ]
     if plugin:
         lines += ["", "[typing_pkg]", f"promotion = {rules}"]
@@ -279,56 +282,105 @@ def run_mypy(
     (and ``flags``: ``--num-workers=2``, ``--native-parser``)."""
     run = MypyRun()
     for index, batch in enumerate(batches):
-        command = [
-            python,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(cache / f"batch-{index}"),
-            "--no-error-summary",
-            "--show-error-codes",
-            "--show-traceback",
-            "--hide-error-context",
-            "--no-pretty",
-            "--no-color-output",
-            "--show-column-numbers" if columns else "--hide-column-numbers",
-            # A checkout whose top folder is a package (jax-md's __init__.py): module names
-            # from the top folder, not from above it (mypy refuses "jax-md" as a package name).
-            *(["--explicit-package-bases"] if (cwd / "__init__.py").is_file() else []),
-            *flags,
-            *batch,
-        ]
-        start = time.perf_counter()
-        try:
-            done = subprocess.run(
-                command,
-                cwd=cwd,
-                capture_output=True,
-                text=True,
-                check=False,
-                env=checker_env(),
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired:
-            run.seconds += time.perf_counter() - start
-            run.failure = f"mypy timed out after {timeout:g} s"
+        arguments = _mypy_arguments(cwd, config, cache / f"batch-{index}", columns, flags)
+        if not _run_batch(run, [python, "-m", "mypy", *arguments, *batch], cwd, "mypy", timeout):
             return run
-        run.seconds += time.perf_counter() - start
-        errors, notes = parse_mypy(done.stdout)
-        run.errors += errors
-        run.notes += notes
-        output = done.stdout + "\n" + done.stderr
-        internal = parse_internal_error(output) if done.returncode not in (0, 1) else None
-        if internal is not None:
-            run.internal = run.internal or internal
-        elif done.returncode not in (0, 1):
-            tail = [line for line in output.strip().splitlines() if line.strip()][-5:]
-            run.failure = run.failure or (
-                f"mypy exited with status {done.returncode}: " + " | ".join(tail)
-            )
     return run
+
+
+def run_dmypy(
+    python: str,
+    cwd: Path,
+    batches: Sequence[Sequence[str]],
+    config: Path,
+    cache: Path,
+    *,
+    timeout: float = 3600.0,
+    flags: Sequence[str] = (),
+) -> MypyRun:
+    """``dmypy run`` on each batch, one daemon a batch (its status file in ``cache``), the
+    daemons left running for the next call: the first call starts them, a later one is
+    their incremental answer (``stop_dmypy`` stops them).  The configuration must follow
+    imports ``normal`` (dmypy refuses ``silent``)."""
+    run = MypyRun()
+    for index, batch in enumerate(batches):
+        status = cache / f"dmypy-{index}.json"
+        arguments = _mypy_arguments(cwd, config, cache / f"batch-{index}", False, flags)
+        command = [python, "-m", "mypy.dmypy", "--status-file", str(status), "run", "--"]
+        if not _run_batch(run, [*command, *arguments, *batch], cwd, "dmypy", timeout):
+            return run
+    return run
+
+
+def stop_dmypy(python: str, cwd: Path, batches: Sequence[Sequence[str]], cache: Path) -> None:
+    """Stop the daemons ``run_dmypy`` started (``kill`` where ``stop`` does not answer)."""
+    for index in range(len(batches)):
+        status = cache / f"dmypy-{index}.json"
+        if not status.is_file():
+            continue
+        for action in ("stop", "kill"):
+            command = [python, "-m", "mypy.dmypy", "--status-file", str(status), action]
+            try:
+                done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                continue
+            if done.returncode == 0:
+                break
+
+
+def _mypy_arguments(
+    cwd: Path, config: Path, cache: Path, columns: bool, flags: Sequence[str]
+) -> list[str]:
+    return [
+        "--config-file",
+        str(config),
+        "--cache-dir",
+        str(cache),
+        "--no-error-summary",
+        "--show-error-codes",
+        "--show-traceback",
+        "--hide-error-context",
+        "--no-pretty",
+        "--no-color-output",
+        "--show-column-numbers" if columns else "--hide-column-numbers",
+        # A checkout whose top folder is a package (jax-md's __init__.py): module names
+        # from the top folder, not from above it (mypy refuses "jax-md" as a package name).
+        *(["--explicit-package-bases"] if (cwd / "__init__.py").is_file() else []),
+        *flags,
+    ]
+
+
+def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: float) -> bool:
+    """Run one batch's command and add what it said to ``run``; False when it timed out."""
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=False,
+            env=checker_env(),
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        run.seconds += time.perf_counter() - start
+        run.failure = f"{what} timed out after {timeout:g} s"
+        return False
+    run.seconds += time.perf_counter() - start
+    errors, notes = parse_mypy(done.stdout)
+    run.errors += errors
+    run.notes += notes
+    output = done.stdout + "\n" + done.stderr
+    internal = parse_internal_error(output) if done.returncode not in (0, 1) else None
+    if internal is not None:
+        run.internal = run.internal or internal
+    elif done.returncode not in (0, 1):
+        tail = [line for line in output.strip().splitlines() if line.strip()][-5:]
+        run.failure = run.failure or (
+            f"{what} exited with status {done.returncode}: " + " | ".join(tail)
+        )
+    return True
 
 
 @dataclass

@@ -183,6 +183,14 @@ def _details(result: ProjectResult) -> list[str]:
         for configuration in mypy.warm_differs:
             out.append(f"  mypy {configuration}: the warm run's errors differ from the cold run's")
         out += _changes(mypy.added, mypy.removed, mypy.reworded, project)
+    for mode in result.modes:
+        state = "INTERNAL ERROR" if mode.internal else (mode.failure or _errors(mode.errors))
+        out.append(
+            f"  mypy {mode.label}: {state}, {mode.seconds:.1f} s; against its cold run "
+            f"{len(mode.missing)} missing, {len(mode.extra)} extra"
+        )
+        out += [f"    missing {text}" for text in mode.missing]
+        out += [f"    extra {text}" for text in mode.extra]
     sites = result.sites
     if sites is not None:
         if sites.internal is None and sites.failure:

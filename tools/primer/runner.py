@@ -41,8 +41,10 @@ from tools.primer.checkers import (
     mypy_batches,
     mypy_config,
     pair_reworded,
+    run_dmypy,
     run_mypy,
     run_pyright,
+    stop_dmypy,
 )
 from tools.primer.projects import MARKER, Project, module_name
 from tools.primer.sites import SiteCounts, count_sites, judge_runtime
@@ -81,6 +83,9 @@ class Options:
     """mypy's cold runs alone (no warm runs, no coverage): what the plugin adds, fast."""
     mypy_flags: tuple[str, ...] = ()
     """Flags for every mypy run of a project (``--num-workers=2``, ``--native-parser``)."""
+    modes: bool = False
+    """Also dmypy (started, after an edit, after its undoing) and an incremental run after an
+    edit, each compared with a cold run of the same configuration (``compare_modes``)."""
     serialize_timed: bool = True
     """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
     (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
@@ -110,6 +115,21 @@ class MypyComparison:
 
 
 @dataclass
+class ModeRun:
+    """One way of running mypy with the plugin, against a cold run of the same configuration."""
+
+    label: str
+    errors: int
+    missing: list[str]
+    """The errors of the cold run this run did not report (their lines, as mypy printed them)."""
+    extra: list[str]
+    """The errors this run reported that the cold run did not."""
+    seconds: float = 0.0
+    internal: InternalError | None = None
+    failure: str | None = None
+
+
+@dataclass
 class PyrightComparison:
     """basedpyright with and without the JAX stubs over one project."""
 
@@ -134,6 +154,8 @@ class ProjectResult:
     mypy: MypyComparison | None = None
     sites: SiteCounts | None = None
     pyright: PyrightComparison | None = None
+    modes: list[ModeRun] = field(default_factory=list["ModeRun"])
+    """``Options.modes``: dmypy's runs and an incremental run, each against a cold run."""
     seconds: float = 0.0
 
     def internal_errors(self) -> list[tuple[str, InternalError]]:
@@ -274,6 +296,102 @@ def compare_mypy(
         ),
     )
     return comparison, sites
+
+
+EDIT: Final = (
+    "\n\n\ndef _typing_pkg_primer_edit(x: int) -> int:  # appended by the primer, then removed\n"
+    "    return x + 1\n"
+)
+"""What the modes' edit appends to the project's first file: no error, no line moved."""
+
+
+def compare_modes(
+    project: Project,
+    root: Path,
+    batches: list[list[str]],
+    plugin_cold: MypyRun,
+    options: Options,
+    log: Log,
+) -> list[ModeRun]:
+    """Run mypy with the plugin the other ways users run it, each against a cold run.
+
+    * ``incremental after an edit``: the plugin's cold run's cache kept, the
+      first file edited (``EDIT`` appended), mypy again: the errors of the
+      cold run (``plugin_cold``).
+    * dmypy, with ``follow_imports = normal`` (it refuses ``silent``), against
+      a cold mypy run of that configuration: ``dmypy started``, then ``dmypy
+      after an edit`` (its fine-grained update) and ``dmypy after the edit is
+      undone``.
+    The edited file is restored whatever happens.
+    """
+    cache = options.cache / project.name
+    plugin_config = cache / f"mypy-plugin-{options.rules}.ini"
+    plugin_cache = cache / f"mypy-plugin-{options.rules}"
+    normal_config = cache / f"mypy-plugin-{options.rules}-normal.ini"
+    normal_config.write_text(mypy_config(True, options.rules, "normal"), encoding="utf-8")
+    normal_cache = cache / f"mypy-plugin-{options.rules}-normal"
+    daemon_cache = cache / f"dmypy-{options.rules}"
+    for directory in (normal_cache, daemon_cache):
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
+    flags, timeout, python = options.mypy_flags, options.timeout, options.python
+    edited = root / batches[0][0]
+    original = edited.read_bytes()
+    out: list[ModeRun] = []
+
+    def record(label: str, run: MypyRun, reference: MypyRun) -> None:
+        mode = ModeRun(
+            label,
+            len(run.errors),
+            [d.text for d in difference(reference.errors, run.errors)],
+            [d.text for d in difference(run.errors, reference.errors)],
+            round(run.seconds, 1),
+            run.internal,
+            run.failure,
+        )
+        out.append(mode)
+        state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
+        log(
+            f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}, "
+            f"{len(mode.missing)} missing, {len(mode.extra)} extra"
+        )
+
+    reference = run_mypy(
+        python, root, batches, normal_config, normal_cache, timeout=timeout, flags=flags
+    )
+    record("cold, follow_imports = normal (the reference of dmypy's)", reference, reference)
+    try:
+        record(
+            "dmypy started",
+            run_dmypy(
+                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
+            ),
+            reference,
+        )
+        edited.write_bytes(original + EDIT.encode())
+        record(
+            "dmypy after an edit",
+            run_dmypy(
+                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
+            ),
+            reference,
+        )
+        incremental = run_mypy(
+            python, root, batches, plugin_config, plugin_cache, timeout=timeout, flags=flags
+        )
+        record("incremental after an edit", incremental, plugin_cold)
+        edited.write_bytes(original)
+        record(
+            "dmypy after the edit is undone",
+            run_dmypy(
+                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
+            ),
+            reference,
+        )
+    finally:
+        edited.write_bytes(original)
+        stop_dmypy(python, root, batches, daemon_cache)
+    return out
 
 
 def _plain_key(project: Project, config: Path, flags: Sequence[str]) -> str:
@@ -430,6 +548,11 @@ def check_project(project: Project, options: Options, log: Log) -> ProjectResult
     log(f"[{project.name}] {len(files)} files")
     if "mypy" in options.checkers:
         result.mypy, result.sites = compare_mypy(project, root, batches, files, bases, options, log)
+    if "mypy" in options.checkers and options.modes and result.mypy is not None:
+        with timed(options):  # untimed, but heavy: not beside another project's timed run
+            result.modes = compare_modes(
+                project, root, batches, result.mypy.plugin_cold, options, log
+            )
     if "basedpyright" in options.checkers:
         result.pyright = compare_pyright(project, root, files, bases, options)
         log(
