@@ -22,6 +22,7 @@ from tools.primer.__main__ import main
 from tools.primer.checkers import (
     Diagnostic,
     MypyRun,
+    PyrightRun,
     difference,
     mypy_batches,
     mypy_config,
@@ -32,7 +33,7 @@ from tools.primer.checkers import (
 )
 from tools.primer.projects import MARKER, ProjectError, module_name, parse_projects
 from tools.primer.report import render, summary_rows
-from tools.primer.runner import MypyComparison, Options, ProjectResult
+from tools.primer.runner import MypyComparison, Options, ProjectResult, PyrightComparison
 from tools.primer.sites import is_array_type
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -343,6 +344,28 @@ def test_the_report_lists_each_added_error() -> None:
     lines = render([known]).splitlines()
     at = lines.index(f"    + [real bug] {added.text}")
     assert lines[at + 1] == "        why: JAX raises a TypeError"
+
+
+def test_a_listed_error_of_basedpyright_s_is_counted_apart() -> None:
+    returned = _error(5, "reportReturnType", "array is not float")
+    pyright = PyrightComparison(
+        with_stubs=PyrightRun(1.0, [returned]),
+        without_stubs=PyrightRun(1.0, []),
+        added=[returned],
+        removed=[],
+        reworded=[],
+        ratio=1.0,
+    )
+    (project,) = parse_projects(ENTRY)
+    assert summary_rows([ProjectResult(project, files=2, pyright=pyright)])[0][6] == "1"
+    (listed,) = parse_projects(
+        ENTRY
+        + 'known = [{file = "m.py", line = 5, code = "reportReturnType", kind = "real bug", '
+        + 'why = "it returns an array"}]\n'
+    )
+    result = ProjectResult(listed, files=2, pyright=pyright)
+    assert summary_rows([result])[0][6] == "0"
+    assert f"    + [real bug] {returned.text}" in render([result]).splitlines()
 
 
 def test_mypy_flags_reach_every_run(tmp_path: Path) -> None:

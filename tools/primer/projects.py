@@ -20,7 +20,9 @@ Each ``[[project]]`` table names a public JAX project pinned at a commit::
 ``known``'s ``kind`` is ``real bug`` (``why`` gives the run-time evidence: JAX
 raises, or the value is not of the declared type) or ``follows a mypy error``
 (the error follows from a declaration that mypy without the plugin already
-refuses, as its other errors there do).  The report counts them apart.
+refuses, as its other errors there do).  ``code`` is mypy's error code, or
+basedpyright's rule (``reportReturnType``) for an error the JAX stubs add.
+The report counts them apart.
 
 A bad entry raises :class:`ProjectError` whose message is one line naming the
 file, the entry and the key.

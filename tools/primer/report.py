@@ -16,7 +16,8 @@ are not rewordings: an error at a line where the run without the plugin or
 stubs reports none, or none with its code; ``known`` counts those of mypy's
 that ``projects.toml`` lists as no defect of the plugin (a real bug of the
 project, or one that follows an error mypy reports without the plugin), which
-``+mypy`` leaves out.  In the details they read ``+ [real bug]`` with the why.
+``+mypy`` leaves out (and ``+pyright`` those of basedpyright's, listed with its
+rule as their code).  In the details they read ``+ [real bug]`` with the why.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def summary_rows(results: Sequence[ProjectResult]) -> list[list[str]]:
         elif pyright.with_stubs.failure or pyright.without_stubs.failure:
             row.append("?")
         else:
-            row.append(str(len(pyright.added) - len(pyright.reworded)))
+            row.append(str(_new(project, pyright.added, pyright.reworded)))
         if sites is None:
             row += ["-", "-"]
         else:
@@ -227,7 +228,7 @@ def _details(result: ProjectResult) -> list[str]:
             f"time with/without {pyright.with_stubs.seconds:.1f}/"
             f"{pyright.without_stubs.seconds:.1f} s ({_ratio(pyright.ratio)})"
         )
-        out += _changes(pyright.added, pyright.removed, pyright.reworded)
+        out += _changes(pyright.added, pyright.removed, pyright.reworded, project)
     return out
 
 
