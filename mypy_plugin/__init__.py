@@ -235,6 +235,7 @@ class TypingPkgPlugin(Plugin):
         }
         self._dtype_attribute: Final = partial(hooks.dtype_attribute_callback, env)
         self._index: Final = self._inferred_where_any(partial(hooks.index_callback, env))
+        self._inferred_rows: Final = partial(jax_api.iter_callback, self._jax_hooks, self._inferred)
         self._numpy_hooks: Final[dict[str, Callable[[MethodContext], Type]]] = {
             **{
                 m: rebound(partial(hooks.numpy_callback, env, op, False))
@@ -471,7 +472,7 @@ class TypingPkgPlugin(Plugin):
         if method == "__getitem__" and self._is_array_class(owner):
             return self._index
         if method == "__iter__" and self._is_jax_array_class(owner):
-            return self._inferred_where_any(partial(jax_api.iter_callback, self._jax_hooks))
+            return self._inferred_rows
         if self._jax.enabled and not method.startswith("__"):
             full = self._jax.array_method(method)
             if full is not None and self._is_jax_array_class(owner):

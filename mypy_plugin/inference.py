@@ -208,6 +208,31 @@ def _blocks(stmt: Statement) -> Iterator[Block]:
         yield stmt
 
 
+def looped_over(body: list[Statement]) -> set[int]:
+    """The ids of the expressions the ``for`` statements of ``body`` iterate over, in nested
+    blocks, functions and classes too (comprehensions are expressions: not walked)."""
+    found: set[int] = set()
+    pending = list(body)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, ForStmt):
+            found.add(id(stmt.expr))
+        if isinstance(stmt, Decorator):
+            pending += stmt.func.body.body
+        elif isinstance(stmt, FuncDef):
+            pending += stmt.body.body
+        elif isinstance(stmt, OverloadedFuncDef):
+            pending += [i.func if isinstance(i, Decorator) else i for i in stmt.items]
+            if stmt.impl is not None:
+                pending.append(stmt.impl)
+        elif isinstance(stmt, ClassDef):
+            pending += stmt.defs.body
+        else:
+            for block in _blocks(stmt):
+                pending += block.body
+    return found
+
+
 def _ends(block: Block) -> bool:
     """Whether every path through ``block`` ends in ``return`` or ``raise``."""
     if not block.body:

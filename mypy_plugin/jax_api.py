@@ -51,8 +51,10 @@ from mypy.nodes import (
     IndexExpr,
     ListExpr,
     MemberExpr,
+    MypyFile,
     OverloadedFuncDef,
     RefExpr,
+    Statement,
     StrExpr,
     TupleExpr,
     TypeInfo,
@@ -75,6 +77,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_undefined_call, error_unexpected
+from mypy_plugin.inference import looped_over
 from mypy_plugin.types import (
     Lookup,
     array_class,
@@ -968,8 +971,19 @@ def _evaluate_call(
     return outcome.type
 
 
-def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
-    """Type ``iter(x)`` (``for row in x``, ``a, b = x``): the rows keep ``x``'s dtype."""
+def iter_callback(hooks: Hooks, inferred: Callable[[Type], Type], ctx: MethodContext) -> Type:
+    """Type ``iter(x)`` (``for row in x``, ``a, b = x``): the rows keep ``x``'s dtype.
+
+    A ``for`` loop's rows are ``InferredArray``: JAX's
+    ``__iter__`` gives ``Any``, which any parameter accepts (a row given to
+    matplotlib's ``Colormap.__call__`` must match its ``float`` overload as
+    ``Any`` does, not its ``ArrayLike`` one, whose result is a union: jumanji's
+    viewers).  Unpacked rows (``a, b = x``) are ``Array``: a dict of them must
+    be taken where a ``Dict[str, jax.Array]`` is declared (brax's metrics;
+    dict is invariant, and ``InferredArray`` is not ``Array`` there, while
+    mypy alone's ``dict[str, Any]`` is) — unless ``x`` is one (``Any`` to mypy
+    alone, and so are its rows).
+    """
     receiver = classify(ctx.type)
     if receiver is None or receiver.array is None or receiver.name is None:
         # An unknown dtype: JAX's own answer (its __iter__ gives Any), since what is
@@ -979,7 +993,21 @@ def iter_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     row = hooks.make_array(receiver.name, ctx.api, ctx.context)
     if row is None:
         return ctx.default_return_type
-    # Not an InferredArray, though JAX's __iter__ gives Any: a dict of rows would then be
-    # refused where a Dict[str, jax.Array] is declared (brax: dict is invariant, and
-    # InferredArray is not Array there), while mypy alone's dict[str, Any] is accepted.
-    return ctx.api.named_generic_type("typing.Iterator", [row])
+    looped = _looped_over(ctx.api, ctx.context)
+    item = inferred(row) if looped or is_inferred(ctx.type) else row
+    return ctx.api.named_generic_type("typing.Iterator", [item])
+
+
+_looped: list[tuple[MypyFile, list[Statement], set[int]]] = []
+"""The last module's looped-over expressions (a module is checked in one go), with its
+statements' list (a daemon's update of the module gives it new ones)."""
+
+
+def _looped_over(api: CheckerPluginInterface, expr: Context) -> bool:
+    """Whether ``expr`` is what a ``for`` statement of the module iterates over."""
+    tree = api.tree if isinstance(api, TypeChecker) else None
+    if tree is None:
+        return False
+    if not _looped or _looped[0][0] is not tree or _looped[0][1] is not tree.defs:
+        _looped[:] = [(tree, tree.defs, looped_over(tree.defs))]
+    return id(expr) in _looped[0][2]

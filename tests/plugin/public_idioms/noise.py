@@ -237,7 +237,19 @@ def unpack_com(x: jax.Array) -> None:
     com, x_i = com_of(x)
     x_i.replace(pos=com)
     for row in jnp.zeros((3, 3)):
-        reveal_type(row)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+        reveal_type(row)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
+    first, second, third = jnp.zeros((3, 3))  # unpacked: Array (brax's dicts, below)
+    reveal_type(first)  # R: typing_pkg.typing.Array[typing_pkg.dtypes.float32]
+
+
+# A for loop's row is Any to JAX's types (its __iter__): given to an overloaded function,
+# it matches what Any matches.  jumanji's viewers: matplotlib's Colormap.__call__ (below)
+# answers a tuple for a float, a union for an ArrayLike; the colours' list takes tuples.
+def loop_colours(colormap: "Colormap", n: int) -> list[tuple[float, float, float, float]]:
+    out = [(1.0, 1.0, 1.0, 1.0)]
+    for index in jnp.arange(0, 1, 1 / n):
+        out.append(colormap(index))
+    return out
 
 
 # A jitted call is Any to mypy alone: only its arrays are the plugin's (brax's wrappers
