@@ -413,7 +413,7 @@ class TypingPkgPlugin(Plugin):
     # Each hook answers mypy's default inside an installed package (JAX's, NumPy's, Flax's):
     # mypy checks their code on a cold run without showing its errors, and what callers see
     # of it is its declarations; the types inferred inside it stay mypy's own, as without the
-    # plugin.  The hooks made checking JAX's own modules about a second slower.
+    # plugin.  (A cold run of `import jax` asked the hooks some 36,000 times, in JAX's code.)
 
     def get_method_signature_hook(
         self, fullname: str

@@ -541,8 +541,8 @@ def test_the_whole_tool_on_a_tiny_project(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     print(done.stdout)
-    # dmypy and an incremental run after an edit: the same errors as their cold runs', and
-    # the edited file restored
+    # dmypy and an incremental run after an edit, with and without the plugin: the same
+    # errors as the cold runs', the plugin's float8 * float16 added, the edited file restored
     modes = json.loads(out.read_text(encoding="utf-8"))["projects"][0]["modes"]
     assert [m["label"].split(",")[0] for m in modes] == [
         "cold",
@@ -555,7 +555,8 @@ def test_the_whole_tool_on_a_tiny_project(tmp_path: Path) -> None:
         assert (mode["internal"], mode["failure"], mode["missing"], mode["extra"]) == (
             None, None, [], []
         ), mode  # fmt: skip
-        assert mode["errors"] == 2  # helpers.py's, and the plugin's float8 * float16
+        assert (mode["errors"], mode["plain_errors"]) == (2, 1)  # helpers.py's in both
+        assert [text.split(": error")[0] for text in mode["added"]] == ["model.py:9"], mode
     assert (sources / "tiny" / "helpers.py").read_text(encoding="utf-8") == TINY_HELPERS
     assert (sources / "tiny" / "model.py").read_text(encoding="utf-8") == TINY_MODEL
     report = json.loads(out.read_text(encoding="utf-8"))

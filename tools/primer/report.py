@@ -187,11 +187,11 @@ def _details(result: ProjectResult) -> list[str]:
     for mode in result.modes:
         state = "INTERNAL ERROR" if mode.internal else (mode.failure or _errors(mode.errors))
         out.append(
-            f"  mypy {mode.label}: {state}, {mode.seconds:.1f} s; against its cold run "
+            f"  mypy {mode.label}: {state} ({mode.plain_errors} without the plugin: "
+            f"{len(mode.added)} added), {mode.seconds:.1f} s; against the plugin's cold run "
             f"{len(mode.missing)} missing, {len(mode.extra)} extra"
         )
-        out += [f"    missing {text}" for text in mode.missing]
-        out += [f"    extra {text}" for text in mode.extra]
+        out += [f"    + {text}" for text in mode.added]
     sites = result.sites
     if sites is not None:
         if sites.internal is None and sites.failure:

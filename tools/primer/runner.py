@@ -116,7 +116,8 @@ class MypyComparison:
 
 @dataclass
 class ModeRun:
-    """One way of running mypy with the plugin, against a cold run of the same configuration."""
+    """One way of running mypy with the plugin: against the same way without it, and against
+    the plugin's cold run of the same configuration."""
 
     label: str
     errors: int
@@ -124,6 +125,10 @@ class ModeRun:
     """The errors of the cold run this run did not report (their lines, as mypy printed them)."""
     extra: list[str]
     """The errors this run reported that the cold run did not."""
+    added: list[str] = field(default_factory=list[str])
+    """The errors this run reported that the same way's run without the plugin did not."""
+    plain_errors: int = 0
+    """How many errors the same way's run without the plugin reported."""
     seconds: float = 0.0
     internal: InternalError | None = None
     failure: str | None = None
@@ -309,88 +314,100 @@ def compare_modes(
     project: Project,
     root: Path,
     batches: list[list[str]],
-    plugin_cold: MypyRun,
+    cold: tuple[MypyRun, MypyRun],
     options: Options,
     log: Log,
 ) -> list[ModeRun]:
-    """Run mypy with the plugin the other ways users run it, each against a cold run.
+    """Run mypy with and without the plugin the other ways users run it.
 
-    * ``incremental after an edit``: the plugin's cold run's cache kept, the
-      first file edited (``EDIT`` appended), mypy again: the errors of the
-      cold run (``plugin_cold``).
+    Each way's run with the plugin is compared with its run without (the
+    errors the plugin adds there: the same as on a cold run, for the same
+    answers) and with the plugin's cold run of its configuration (what that
+    way of running changes by itself: dmypy's fine-grained updates drop some
+    errors, with the plugin or without):
+
+    * ``incremental after an edit``: the cold runs' caches kept (``cold``: the
+      plain and the plugin's cold runs), the first file edited (``EDIT``
+      appended), mypy again;
     * dmypy, with ``follow_imports = normal`` (it refuses ``silent``), against
-      a cold mypy run of that configuration: ``dmypy started``, then ``dmypy
+      cold mypy runs of that configuration: ``dmypy started``, then ``dmypy
       after an edit`` (its fine-grained update) and ``dmypy after the edit is
       undone``.
     The edited file is restored whatever happens.
     """
     cache = options.cache / project.name
-    plugin_config = cache / f"mypy-plugin-{options.rules}.ini"
-    plugin_cache = cache / f"mypy-plugin-{options.rules}"
-    normal_config = cache / f"mypy-plugin-{options.rules}-normal.ini"
-    normal_config.write_text(mypy_config(True, options.rules, "normal"), encoding="utf-8")
-    normal_cache = cache / f"mypy-plugin-{options.rules}-normal"
-    daemon_cache = cache / f"dmypy-{options.rules}"
-    for directory in (normal_cache, daemon_cache):
-        shutil.rmtree(directory, ignore_errors=True)
-        directory.mkdir(parents=True)
     flags, timeout, python = options.mypy_flags, options.timeout, options.python
+    silent = {
+        plugin: (cache / f"mypy-{name}.ini", cache / f"mypy-{name}")
+        for plugin, name in ((False, "plain"), (True, f"plugin-{options.rules}"))
+    }
+    normal: dict[bool, tuple[Path, Path, Path]] = {}
+    for plugin, name in ((False, "plain"), (True, f"plugin-{options.rules}")):
+        config = cache / f"mypy-{name}-normal.ini"
+        config.write_text(mypy_config(plugin, options.rules, "normal"), encoding="utf-8")
+        normal[plugin] = (config, cache / f"mypy-{name}-normal", cache / f"dmypy-{name}")
+        for directory in normal[plugin][1:]:
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir(parents=True)
     edited = root / batches[0][0]
     original = edited.read_bytes()
     out: list[ModeRun] = []
 
-    def record(label: str, run: MypyRun, reference: MypyRun) -> None:
+    def record(label: str, runs: tuple[MypyRun, MypyRun], reference: MypyRun) -> None:
+        plain, run = runs
         mode = ModeRun(
             label,
             len(run.errors),
             [d.text for d in difference(reference.errors, run.errors)],
             [d.text for d in difference(run.errors, reference.errors)],
+            [d.text for d in difference(run.errors, plain.errors)],
+            len(plain.errors),
             round(run.seconds, 1),
-            run.internal,
-            run.failure,
+            run.internal or plain.internal,
+            run.failure or plain.failure,
         )
         out.append(mode)
-        state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
+        state = "INTERNAL ERROR" if mode.internal else (mode.failure or f"{mode.errors} error(s)")
         log(
             f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}, "
-            f"{len(mode.missing)} missing, {len(mode.extra)} extra"
+            f"{len(mode.added)} added, {len(mode.missing)} missing, {len(mode.extra)} extra"
         )
 
-    reference = run_mypy(
-        python, root, batches, normal_config, normal_cache, timeout=timeout, flags=flags
-    )
-    record("cold, follow_imports = normal (the reference of dmypy's)", reference, reference)
+    def both(run: Callable[[bool], MypyRun]) -> tuple[MypyRun, MypyRun]:
+        return run(False), run(True)
+
+    def daemons() -> tuple[MypyRun, MypyRun]:
+        return both(
+            lambda plugin: run_dmypy(
+                python, root, batches, normal[plugin][0], normal[plugin][2],
+                timeout=timeout, flags=flags,
+            )
+        )  # fmt: skip
+
+    references = both(
+        lambda plugin: run_mypy(
+            python, root, batches, normal[plugin][0], normal[plugin][1],
+            timeout=timeout, flags=flags,
+        )
+    )  # fmt: skip
+    reference = references[1]
+    record("cold, follow_imports = normal (dmypy's reference)", references, reference)
     try:
-        record(
-            "dmypy started",
-            run_dmypy(
-                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
-            ),
-            reference,
-        )
+        record("dmypy started", daemons(), reference)
         edited.write_bytes(original + EDIT.encode())
-        record(
-            "dmypy after an edit",
-            run_dmypy(
-                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
-            ),
-            reference,
+        record("dmypy after an edit", daemons(), reference)
+        incremental = both(
+            lambda plugin: run_mypy(
+                python, root, batches, *silent[plugin], timeout=timeout, flags=flags
+            )
         )
-        incremental = run_mypy(
-            python, root, batches, plugin_config, plugin_cache, timeout=timeout, flags=flags
-        )
-        record("incremental after an edit", incremental, plugin_cold)
+        record("incremental after an edit", incremental, cold[1])
         edited.write_bytes(original)
-        record(
-            "dmypy after the edit is undone",
-            run_dmypy(
-                python, root, batches, normal_config, daemon_cache, timeout=timeout, flags=flags
-            ),
-            reference,
-        )
+        record("dmypy after the edit is undone", daemons(), reference)
     finally:
         edited.write_bytes(original)
-        stop_dmypy(python, root, batches, daemon_cache)
+        for plugin in (False, True):
+            stop_dmypy(python, root, batches, normal[plugin][2])
     return out
 
 
@@ -550,9 +567,8 @@ def check_project(project: Project, options: Options, log: Log) -> ProjectResult
         result.mypy, result.sites = compare_mypy(project, root, batches, files, bases, options, log)
     if "mypy" in options.checkers and options.modes and result.mypy is not None:
         with timed(options):  # untimed, but heavy: not beside another project's timed run
-            result.modes = compare_modes(
-                project, root, batches, result.mypy.plugin_cold, options, log
-            )
+            cold = (result.mypy.plain_cold, result.mypy.plugin_cold)
+            result.modes = compare_modes(project, root, batches, cold, options, log)
     if "basedpyright" in options.checkers:
         result.pyright = compare_pyright(project, root, files, bases, options)
         log(
