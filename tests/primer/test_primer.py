@@ -428,26 +428,43 @@ def _git(cwd: Path, *args: str) -> None:
     )  # fmt: skip
 
 
-def test_prepare_exports_the_commit_from_a_mirror(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _repository(tmp_path: Path, files: dict[str, bytes]) -> tuple[Path, str]:
+    """A git repository at ``tmp_path/repo`` with ``files`` committed; it and the commit."""
     repo = tmp_path / "repo"
-    (repo / "tiny").mkdir(parents=True)
     _git(tmp_path, "init", "-q", str(repo))
-    (repo / "tiny" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    for rel, data in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_bytes(data)
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", "first")
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    return repo, _rev_parse(repo, "HEAD")
+
+
+def _rev_parse(repo: Path, name: str) -> str:
+    return subprocess.run(
+        ["git", "rev-parse", name], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.strip()
-    (repo / "tiny" / "a.py").write_text("x = 2\n", encoding="utf-8")
-    _git(repo, "commit", "-q", "-am", "second")
-    _git(tmp_path, "clone", "-q", "--bare", str(repo), str(tmp_path / "mirror.git"))
+
+
+def _prepare_arguments(tmp_path: Path, commit: str, mirror: Path) -> tuple[list[str], Path]:
+    """``prepare``'s arguments for the tiny project at ``commit`` from ``mirror``; its sources."""
     projects = tmp_path / "projects.toml"
     projects.write_text(ENTRY.replace(COMMIT, commit), encoding="utf-8")
     sources = tmp_path / "src"
     arguments = ["prepare", "--projects", str(projects), "--sources", str(sources),
-                 "--mirror", str(tmp_path / "mirror.git")]  # fmt: skip
+                 "--mirror", str(mirror)]  # fmt: skip
+    return arguments, sources
+
+
+def test_prepare_exports_the_commit_from_a_mirror(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, commit = _repository(tmp_path, {"tiny/a.py": b"x = 1\n"})
+    (repo / "tiny" / "a.py").write_text("x = 2\n", encoding="utf-8")
+    _git(repo, "commit", "-q", "-am", "second")
+    _git(tmp_path, "clone", "-q", "--bare", str(repo), str(tmp_path / "mirror.git"))
+    arguments, sources = _prepare_arguments(tmp_path, commit, tmp_path / "mirror.git")
+    projects = tmp_path / "projects.toml"
     assert main(arguments) == 0
     assert (sources / "tiny" / "tiny" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
     assert (sources / "tiny" / MARKER).read_text(encoding="utf-8").strip() == commit
@@ -463,30 +480,15 @@ def test_prepare_leaves_out_a_file_the_mirror_lacks(
 ) -> None:
     # A snapshot may list its largest files without holding them: one such file must
     # not stop the export of the code beside it.
-    repo = tmp_path / "repo"
-    (repo / "tiny").mkdir(parents=True)
-    _git(tmp_path, "init", "-q", str(repo))
-    (repo / "tiny" / "a.py").write_text("x = 1\n", encoding="utf-8")
-    (repo / "big.gif").write_bytes(b"GIF89a not really")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-q", "-m", "first")
+    files = {"tiny/a.py": b"x = 1\n", "big.gif": b"GIF89a not really"}
+    repo, commit = _repository(tmp_path, files)
     mirror = tmp_path / "mirror.git"
     _git(tmp_path, "init", "-q", "--bare", str(mirror))
     # Fetched objects stay loose (one file each) below the unpack limit: one can go.
     _git(mirror, "-c", "fetch.unpackLimit=1000", "fetch", "-q", str(repo), "main:main")
-    blob = subprocess.run(
-        ["git", "rev-parse", "HEAD:big.gif"], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    objects = mirror / "objects"
-    (objects / blob[:2] / blob[2:]).unlink()
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    projects = tmp_path / "projects.toml"
-    projects.write_text(ENTRY.replace(COMMIT, commit), encoding="utf-8")
-    sources = tmp_path / "src"
-    arguments = ["prepare", "--projects", str(projects), "--sources", str(sources),
-                 "--mirror", str(mirror)]  # fmt: skip
+    blob = _rev_parse(repo, "HEAD:big.gif")
+    (mirror / "objects" / blob[:2] / blob[2:]).unlink()
+    arguments, sources = _prepare_arguments(tmp_path, commit, mirror)
     assert main(arguments) == 0
     assert (sources / "tiny" / "tiny" / "a.py").read_text(encoding="utf-8") == "x = 1\n"
     assert not (sources / "tiny" / "big.gif").exists()

@@ -350,8 +350,10 @@ def _mypy_arguments(
     ]
 
 
-def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: float) -> bool:
-    """Run one batch's command and add what it said to ``run``; False when it timed out."""
+def _timed(
+    command: list[str], cwd: Path, timeout: float
+) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    """Run a checker's command; return what it did (None when it timed out) and its seconds."""
     start = time.perf_counter()
     try:
         done = subprocess.run(
@@ -364,10 +366,17 @@ def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: 
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
-        run.seconds += time.perf_counter() - start
+        return None, time.perf_counter() - start
+    return done, time.perf_counter() - start
+
+
+def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: float) -> bool:
+    """Run one batch's command and add what it said to ``run``; False when it timed out."""
+    done, seconds = _timed(command, cwd, timeout)
+    run.seconds += seconds
+    if done is None:
         run.failure = f"{what} timed out after {timeout:g} s"
         return False
-    run.seconds += time.perf_counter() - start
     errors, notes = parse_mypy(done.stdout)
     run.errors += errors
     run.notes += notes
@@ -456,22 +465,10 @@ def run_pyright(
         encoding="utf-8",
     )
     command = [exe, "--project", str(config), "--pythonpath", python, "--outputjson"]
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(
-            command,
-            cwd=where,
-            capture_output=True,
-            text=True,
-            check=False,
-            env=checker_env(),
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        run.seconds = time.perf_counter() - start
+    done, run.seconds = _timed(command, where, timeout)
+    if done is None:
         run.failure = f"basedpyright timed out after {timeout:g} s"
         return run
-    run.seconds = time.perf_counter() - start
     try:
         run.errors = parse_pyright(done.stdout, root)
     except (json.JSONDecodeError, KeyError, TypeError):
