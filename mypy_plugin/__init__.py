@@ -430,7 +430,10 @@ class TypingPkgPlugin(Plugin):
         return _in_program(self._attribute_hook(fullname), _default_attribute)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        return _in_program(self._function_hook(fullname), _default_return)
+        found = self._function_hook(fullname)
+        if fullname in names.TRANSFORMS or fullname == transforms.JIT_DECORATOR:
+            return found  # a library's jitted functions: their declarations are what callers see
+        return _in_program(found, _default_return)
 
     def get_function_signature_hook(
         self, fullname: str
