@@ -381,6 +381,52 @@ def test_mypy_flags_reach_every_run(tmp_path: Path) -> None:
     assert [e.code for e in strict.errors] == ["no-untyped-def"]
 
 
+def test_repeated_timed_runs_give_the_median_ratios(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --repeat 3: plain cold, plugin cold, plain warm, plugin warm, three times over, the
+    # caches cleared before each cold pair; a third repetition's plugin warm run errs
+    seconds = iter([10.0, 11.0, 1.0, 2.0, 10.0, 14.0, 1.0, 1.2, 10.0, 10.5, 1.0, 1.0])
+    kept: list[bool] = []
+
+    def fake_run_mypy(
+        python: str, root: Path, batches: object, config: Path, cache: Path, **kw: object
+    ) -> MypyRun:
+        kept.append(cache.exists())
+        cache.mkdir(parents=True, exist_ok=True)
+        errors = [_error(4)] if len(kept) == 12 else []
+        return MypyRun(seconds=next(seconds), errors=errors)
+
+    monkeypatch.setattr(runner, "run_mypy", fake_run_mypy)
+    (project,) = parse_projects(ENTRY)
+    options = Options(
+        sources=tmp_path, python=sys.executable, cache=tmp_path, repeat=3, coverage=False
+    )
+    comparison, sites = runner.compare_mypy(
+        project, tmp_path, [["m.py"]], ["m.py"], [], options, log=lambda message: None
+    )
+    assert sites is None
+    assert kept == [False, False, True, True] * 3
+    assert comparison.cold_ratios == [1.1, 1.4, 1.05]
+    assert comparison.warm_ratios == [2.0, 1.2, 1.0]
+    assert (comparison.cold_ratio, comparison.warm_ratio) == (1.1, 1.2)
+    assert comparison.repeat_differs == ["plugin warm"]
+    assert comparison.added == []  # the first repetition's errors
+    lines = render([ProjectResult(project, files=1, mypy=comparison)]).splitlines()
+    assert any("(1.10x, median of 3: 1.05-1.40)" in line for line in lines), lines
+    assert "  mypy plugin warm: a later repetition reported other errors" in lines
+
+
+@pytest.mark.parametrize("count", ["0", "two"])
+def test_a_bad_repeat_count_is_a_usage_error(
+    count: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--repeat", count])
+    assert stopped.value.code == 2
+    assert f"expected a whole number of at least 1, got '{count}'" in capsys.readouterr().err
+
+
 def test_the_plugin_s_bytecode_is_written_before_the_timed_runs() -> None:
     # where PYTHONDONTWRITEBYTECODE is set, each mypy run compiled the plugin from source
     import importlib.util

@@ -32,6 +32,17 @@ VENV_PYTHON: Final = Path("/work/primer/venv/bin/python")
 CACHE: Final = Path("/work/primer/cache")
 
 
+def _positive(text: str) -> int:
+    """argparse's type of a count of at least one."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--projects", type=Path, default=PROJECTS, metavar="FILE", help="default: %(default)s"
@@ -92,6 +103,19 @@ def run_parser() -> argparse.ArgumentParser:
         "--errors-only",
         action="store_true",
         help="mypy's cold runs alone, no warm runs and no coverage: what the plugin adds, fast",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="run mypy's four timed runs N times, interleaved; the ratios are their medians "
+        "(default: 1)",
+    )
+    parser.add_argument(
+        "--no-coverage",
+        action="store_true",
+        help="skip the coverage run (the timed runs alone, with --repeat for a timing pass)",
     )
     parser.add_argument(
         "--modes",
@@ -250,6 +274,8 @@ def run(argv: Sequence[str]) -> int:
             errors_only=args.errors_only,
             mypy_flags=tuple(args.mypy_flag),
             modes=args.modes,
+            repeat=args.repeat,
+            coverage=not args.no_coverage,
         )
         if "mypy" in checkers and present:
             failure = compile_plugin(python)

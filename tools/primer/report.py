@@ -54,6 +54,13 @@ def _ratio(value: float | None) -> str:
     return "?" if value is None else f"{value:.2f}x"
 
 
+def _ratios(median: float | None, each: list[float]) -> str:
+    """A median ratio, with the repetitions' range when there were several."""
+    if len(each) < 2:
+        return _ratio(median)
+    return f"{_ratio(median)}, median of {len(each)}: {min(each):.2f}-{max(each):.2f}"
+
+
 def _known(project: Project, diagnostic: Diagnostic) -> Known | None:
     """The entry of ``projects.toml`` that lists an added error, if one does."""
     for known in project.known:
@@ -173,14 +180,16 @@ def _details(result: ProjectResult) -> list[str]:
             f"{len(mypy.plugin_cold.errors)} with: {len(mypy.added)} added "
             f"({len(mypy.reworded)} reworded), {len(mypy.removed)} removed; time with/without cold "
             f"{mypy.plugin_cold.seconds:.1f}/{mypy.plain_cold.seconds:.1f} s "
-            f"({_ratio(mypy.cold_ratio)})"
+            f"({_ratios(mypy.cold_ratio, mypy.cold_ratios)})"
             + (
                 f", warm {mypy.plugin_warm.seconds:.1f}/{mypy.plain_warm.seconds:.1f} s "
-                f"({_ratio(mypy.warm_ratio)})"
+                f"({_ratios(mypy.warm_ratio, mypy.warm_ratios)})"
                 if mypy.plugin_warm and mypy.plain_warm
                 else ""
             )
         )
+        for label in mypy.repeat_differs:
+            out.append(f"  mypy {label}: a later repetition reported other errors")
         for configuration in mypy.warm_differs:
             out.append(f"  mypy {configuration}: the warm run's errors differ from the cold run's")
         out += _changes(mypy.added, mypy.removed, mypy.reworded, project)

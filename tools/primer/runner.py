@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -86,6 +87,12 @@ class Options:
     modes: bool = False
     """Also dmypy (started, after an edit, after its undoing) and an incremental run after an
     edit, each compared with a cold run of the same configuration (``compare_modes``)."""
+    coverage: bool = True
+    """The coverage run (and the traced programs) after the timed runs, unless ``errors_only``."""
+    repeat: int = 1
+    """How many times mypy's four timed runs go, interleaved (each cold pair with fresh caches):
+    the ratios are the medians of the repetitions' ratios.  The errors are the first
+    repetition's; a later one that reports others is noted (``repeat_differs``)."""
     serialize_timed: bool = True
     """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
     (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
@@ -112,6 +119,12 @@ class MypyComparison:
     """The configurations whose warm run reported other errors than their cold run."""
     cold_ratio: float | None
     warm_ratio: float | None
+    """The medians of ``cold_ratios`` and ``warm_ratios``."""
+    cold_ratios: list[float] = field(default_factory=list[float])
+    warm_ratios: list[float] = field(default_factory=list[float])
+    """Each repetition's ratio (``Options.repeat``), in the order run."""
+    repeat_differs: list[str] = field(default_factory=list[str])
+    """The runs (``plugin cold``, …) whose later repetition reported other errors."""
 
 
 @dataclass
@@ -179,6 +192,16 @@ def ratio(numerator: float, denominator: float) -> float | None:
     return round(numerator / denominator, 3) if denominator > 0 else None
 
 
+def _ratios(numerators: Sequence[float], denominators: Sequence[float]) -> list[float]:
+    """Each repetition's ratio (the pairs that have a non-zero denominator)."""
+    pairs = (ratio(n, d) for n, d in zip(numerators, denominators, strict=False))
+    return [value for value in pairs if value is not None]
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return round(statistics.median(values), 3) if values else None
+
+
 Log = Callable[[str], None]
 _PRINT_LOCK = threading.Lock()
 _TIMED_LOCK = threading.Lock()
@@ -243,36 +266,54 @@ def compare_mypy(
         ("plugin warm", plugin_config, plugin_cache),
     ]
     stored = cache / "plain-errors.json"
-    for label, config, directory in order[:2] if options.errors_only else order:
-        reused = (
-            _stored_plain(stored, project, config, options.mypy_flags)
-            if options.errors_only and label == "plain cold"
-            else None
-        )
-        if reused is not None:
-            runs[label] = reused
-            log(
-                f"[{project.name}] mypy {label}: {len(reused.errors)} error(s), "
-                "stored by an earlier run"
+    seconds: dict[str, list[float]] = {label: [] for label, _, _ in order}
+    repeat_differs: list[str] = []
+    for repetition in range(1 if options.errors_only else max(options.repeat, 1)):
+        if repetition:
+            shutil.rmtree(plain_cache, ignore_errors=True)
+            shutil.rmtree(plugin_cache, ignore_errors=True)
+        for label, config, directory in order[:2] if options.errors_only else order:
+            reused = (
+                _stored_plain(stored, project, config, options.mypy_flags)
+                if options.errors_only and label == "plain cold"
+                else None
             )
-            continue
-        with timed(options):
-            run = run_mypy(
-                options.python,
-                root,
-                batches,
-                config,
-                directory,
-                timeout=timeout,
-                flags=options.mypy_flags,
+            if reused is not None:
+                runs[label] = reused
+                log(
+                    f"[{project.name}] mypy {label}: {len(reused.errors)} error(s), "
+                    "stored by an earlier run"
+                )
+                continue
+            with timed(options):
+                run = run_mypy(
+                    options.python,
+                    root,
+                    batches,
+                    config,
+                    directory,
+                    timeout=timeout,
+                    flags=options.mypy_flags,
+                )
+            seconds[label].append(run.seconds)
+            state = (
+                "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
             )
-        runs[label] = run
-        if label == "plain cold" and not (run.internal or run.failure):
-            _store_plain(stored, project, config, options.mypy_flags, run)
-        state = "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
-        log(f"[{project.name}] mypy {label}: {run.seconds:.1f} s, {state}")
+            which = f" (repetition {repetition + 1})" if repetition else ""
+            log(f"[{project.name}] mypy {label}{which}: {run.seconds:.1f} s, {state}")
+            if repetition:
+                if (
+                    sorted(d.key() for d in run.errors)
+                    != sorted(d.key() for d in runs[label].errors)
+                    and label not in repeat_differs
+                ):
+                    repeat_differs.append(label)
+                continue
+            runs[label] = run
+            if label == "plain cold" and not (run.internal or run.failure):
+                _store_plain(stored, project, config, options.mypy_flags, run)
     sites = None
-    if not options.errors_only:
+    if options.coverage and not options.errors_only:
         sites = coverage(project, root, batches, files, bases, options, plugin_config, log)
     warm_differs = [
         configuration
@@ -284,6 +325,10 @@ def compare_mypy(
     added = difference(runs["plugin cold"].errors, runs["plain cold"].errors)
     removed = difference(runs["plain cold"].errors, runs["plugin cold"].errors)
     plain_warm, plugin_warm = runs.get("plain warm"), runs.get("plugin warm")
+    cold_ratios = _ratios(seconds["plugin cold"], seconds["plain cold"])
+    if not seconds["plain cold"]:  # errors_only's stored plain run: its time, as it was stored
+        cold_ratios = _ratios(seconds["plugin cold"], [runs["plain cold"].seconds])
+    warm_ratios = _ratios(seconds["plugin warm"], seconds["plain warm"])
     comparison = MypyComparison(
         plain_cold=runs["plain cold"],
         plugin_cold=runs["plugin cold"],
@@ -295,10 +340,11 @@ def compare_mypy(
         internal={label: run.internal for label, run in runs.items() if run.internal},
         failures={label: run.failure for label, run in runs.items() if run.failure},
         warm_differs=warm_differs,
-        cold_ratio=ratio(runs["plugin cold"].seconds, runs["plain cold"].seconds),
-        warm_ratio=(
-            ratio(plugin_warm.seconds, plain_warm.seconds) if plain_warm and plugin_warm else None
-        ),
+        cold_ratio=_median(cold_ratios),
+        warm_ratio=_median(warm_ratios),
+        cold_ratios=cold_ratios,
+        warm_ratios=warm_ratios,
+        repeat_differs=repeat_differs,
     )
     return comparison, sites
 
