@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.primer import runner
+from tools.primer import checkers, runner
 from tools.primer.__main__ import main
 from tools.primer.checkers import (
     Diagnostic,
@@ -349,8 +349,8 @@ def test_the_report_lists_each_added_error() -> None:
 def test_a_listed_error_of_basedpyright_s_is_counted_apart() -> None:
     returned = _error(5, "reportReturnType", "array is not float")
     pyright = PyrightComparison(
-        with_stubs=PyrightRun(1.0, [returned]),
-        without_stubs=PyrightRun(1.0, []),
+        with_stubs=PyrightRun(1.0, errors=[returned]),
+        without_stubs=PyrightRun(1.0),
         added=[returned],
         removed=[],
         reworded=[],
@@ -386,6 +386,7 @@ def test_repeated_timed_runs_give_the_median_ratios(
 ) -> None:
     # --repeat 3: plain cold, plugin cold, plain warm, plugin warm, three times over, the
     # caches cleared before each cold pair; a third repetition's plugin warm run errs
+    # processor seconds: the ratios' (the wall clock's is another machine's load)
     seconds = iter([10.0, 11.0, 1.0, 2.0, 10.0, 14.0, 1.0, 1.2, 10.0, 10.5, 1.0, 1.0])
     kept: list[bool] = []
 
@@ -395,7 +396,7 @@ def test_repeated_timed_runs_give_the_median_ratios(
         kept.append(cache.exists())
         cache.mkdir(parents=True, exist_ok=True)
         errors = [_error(4)] if len(kept) == 12 else []
-        return MypyRun(seconds=next(seconds), errors=errors)
+        return MypyRun(seconds=100.0 + len(kept), cpu_seconds=next(seconds), errors=errors)
 
     monkeypatch.setattr(runner, "run_mypy", fake_run_mypy)
     (project,) = parse_projects(ENTRY)
@@ -425,6 +426,34 @@ def test_a_bad_repeat_count_is_a_usage_error(
         main(["--repeat", count])
     assert stopped.value.code == 2
     assert f"expected a whole number of at least 1, got '{count}'" in capsys.readouterr().err
+
+
+def test_a_checker_s_processor_time_is_its_own(tmp_path: Path) -> None:
+    # a command that sleeps takes wall-clock time and next to no processor time; one that
+    # computes (in a child of its own: descendants count) takes both
+    sleeping = checkers.timed_command([sys.executable, "-c", "import time; time.sleep(0.6)"],
+                                      tmp_path, 60.0)  # fmt: skip
+    assert sleeping.done is not None and sleeping.done.returncode == 0
+    assert sleeping.seconds >= 0.6
+    assert sleeping.cpu_seconds < 0.4
+    busy = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass"
+    child = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {busy!r}])"
+    computing = checkers.timed_command([sys.executable, "-c", child], tmp_path, 60.0)
+    assert computing.cpu_seconds >= 0.6
+    printing = checkers.timed_command(
+        [sys.executable, "-c", "import sys; print('out'); print('err', file=sys.stderr); exit(3)"],
+        tmp_path,
+        60.0,
+    )
+    assert printing.done is not None
+    assert (printing.done.returncode, printing.done.stdout, printing.done.stderr) == (
+        3, "out\n", "err\n"
+    )  # fmt: skip
+    stuck = checkers.timed_command(
+        [sys.executable, "-c", "import time; time.sleep(30)"], tmp_path, 0.5
+    )
+    assert stuck.done is None
+    assert stuck.seconds < 20
 
 
 def test_the_plugin_s_bytecode_is_written_before_the_timed_runs() -> None:

@@ -20,12 +20,13 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 __all__ = [
     "Diagnostic",
@@ -33,6 +34,7 @@ __all__ = [
     "MypyRun",
     "PyrightRun",
     "Reworded",
+    "Timed",
     "difference",
     "find_basedpyright",
     "mypy_batches",
@@ -45,6 +47,7 @@ __all__ = [
     "run_mypy",
     "run_pyright",
     "stop_dmypy",
+    "timed_command",
 ]
 
 TRACEBACK_LINES: Final = 8
@@ -255,6 +258,8 @@ class MypyRun:
     """One configuration's mypy run over a project (every batch)."""
 
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """Processor seconds (``Timed.cpu_seconds``)."""
     errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
     notes: list[Diagnostic] = field(default_factory=list[Diagnostic])
     internal: InternalError | None = None
@@ -350,30 +355,76 @@ def _mypy_arguments(
     ]
 
 
-def _timed(
-    command: list[str], cwd: Path, timeout: float
-) -> tuple[subprocess.CompletedProcess[str] | None, float]:
-    """Run a checker's command; return what it did (None when it timed out) and its seconds."""
+@dataclass(frozen=True)
+class Timed:
+    """What a checker's command did, and its time."""
+
+    done: subprocess.CompletedProcess[str] | None
+    """None when it timed out (and was killed)."""
+    seconds: float
+    """Wall-clock seconds."""
+    cpu_seconds: float
+    """Its processor seconds (user and system, its descendants' included): the plugin's cost,
+    barely moved by other work on the machine (the wall clock is)."""
+
+
+def timed_command(command: list[str], cwd: Path, timeout: float) -> Timed:
+    """Run a checker's command; return what it did, its wall-clock and its processor time."""
     start = time.perf_counter()
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=checker_env(),
+    )
+    output: dict[str, str] = {}
+
+    def read(name: str, stream: IO[str] | None) -> None:
+        output[name] = stream.read() if stream is not None else ""
+
+    readers = [
+        threading.Thread(target=read, args=("stdout", process.stdout), daemon=True),
+        threading.Thread(target=read, args=("stderr", process.stderr), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    expired = threading.Event()
+
+    def kill() -> None:
+        expired.set()
+        process.kill()
+
+    killer = threading.Timer(timeout, kill)
+    killer.start()
     try:
-        done = subprocess.run(
-            command,
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            check=False,
-            env=checker_env(),
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - start
-    return done, time.perf_counter() - start
+        # os.wait4, not Popen.wait: it gives the finished process's resource usage
+        _, status, usage = os.wait4(process.pid, 0)
+    finally:
+        killer.cancel()
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    for reader in readers:
+        reader.join()
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+    cpu = usage.ru_utime + usage.ru_stime
+    if expired.is_set():
+        return Timed(None, seconds, cpu)
+    done = subprocess.CompletedProcess(
+        command, process.returncode, output.get("stdout", ""), output.get("stderr", "")
+    )
+    return Timed(done, seconds, cpu)
 
 
 def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: float) -> bool:
     """Run one batch's command and add what it said to ``run``; False when it timed out."""
-    done, seconds = _timed(command, cwd, timeout)
-    run.seconds += seconds
+    timed = timed_command(command, cwd, timeout)
+    done = timed.done
+    run.seconds += timed.seconds
+    run.cpu_seconds += timed.cpu_seconds
     if done is None:
         run.failure = f"{what} timed out after {timeout:g} s"
         return False
@@ -397,6 +448,7 @@ class PyrightRun:
     """One basedpyright run over a project."""
 
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
     failure: str | None = None
 
@@ -465,7 +517,8 @@ def run_pyright(
         encoding="utf-8",
     )
     command = [exe, "--project", str(config), "--pythonpath", python, "--outputjson"]
-    done, run.seconds = _timed(command, where, timeout)
+    timed = timed_command(command, where, timeout)
+    done, run.seconds, run.cpu_seconds = timed.done, timed.seconds, timed.cpu_seconds
     if done is None:
         run.failure = f"basedpyright timed out after {timeout:g} s"
         return run

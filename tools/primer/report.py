@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from tools.primer.checkers import Diagnostic, Reworded
+from tools.primer.checkers import Diagnostic, MypyRun, PyrightRun, Reworded
 from tools.primer.projects import Known, Project
 from tools.primer.runner import ProjectResult
 
@@ -52,6 +52,14 @@ _KIND_WIDTH = 24
 
 def _ratio(value: float | None) -> str:
     return "?" if value is None else f"{value:.2f}x"
+
+
+def _times(plugin: MypyRun | PyrightRun, plain: MypyRun | PyrightRun) -> str:
+    """Processor seconds with/without, the wall clock's beside them (the first repetition's)."""
+    return (
+        f"{plugin.cpu_seconds:.1f}/{plain.cpu_seconds:.1f} s "
+        f"(wall {plugin.seconds:.1f}/{plain.seconds:.1f} s)"
+    )
 
 
 def _ratios(median: float | None, each: list[float]) -> str:
@@ -178,11 +186,11 @@ def _details(result: ProjectResult) -> list[str]:
         out.append(
             f"  mypy: {_errors(len(mypy.plain_cold.errors))} without the plugin, "
             f"{len(mypy.plugin_cold.errors)} with: {len(mypy.added)} added "
-            f"({len(mypy.reworded)} reworded), {len(mypy.removed)} removed; time with/without cold "
-            f"{mypy.plugin_cold.seconds:.1f}/{mypy.plain_cold.seconds:.1f} s "
+            f"({len(mypy.reworded)} reworded), {len(mypy.removed)} removed; processor time "
+            f"with/without cold {_times(mypy.plugin_cold, mypy.plain_cold)} "
             f"({_ratios(mypy.cold_ratio, mypy.cold_ratios)})"
             + (
-                f", warm {mypy.plugin_warm.seconds:.1f}/{mypy.plain_warm.seconds:.1f} s "
+                f", warm {_times(mypy.plugin_warm, mypy.plain_warm)} "
                 f"({_ratios(mypy.warm_ratio, mypy.warm_ratios)})"
                 if mypy.plugin_warm and mypy.plain_warm
                 else ""
@@ -234,8 +242,8 @@ def _details(result: ProjectResult) -> list[str]:
             f"  basedpyright: {_errors(len(pyright.without_stubs.errors))} without the JAX stubs, "
             f"{len(pyright.with_stubs.errors)} with: {len(pyright.added)} added "
             f"({len(pyright.reworded)} reworded), {len(pyright.removed)} removed; "
-            f"time with/without {pyright.with_stubs.seconds:.1f}/"
-            f"{pyright.without_stubs.seconds:.1f} s ({_ratio(pyright.ratio)})"
+            f"processor time with/without {_times(pyright.with_stubs, pyright.without_stubs)} "
+            f"({_ratio(pyright.ratio)})"
         )
         out += _changes(pyright.added, pyright.removed, pyright.reworded, project)
     return out

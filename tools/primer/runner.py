@@ -119,7 +119,9 @@ class MypyComparison:
     """The configurations whose warm run reported other errors than their cold run."""
     cold_ratio: float | None
     warm_ratio: float | None
-    """The medians of ``cold_ratios`` and ``warm_ratios``."""
+    """The medians of ``cold_ratios`` and ``warm_ratios``: ratios of processor time (with the
+    plugin over without), which other work on the machine barely moves (the wall clock's
+    ratio, from the runs' ``seconds``, it does)."""
     cold_ratios: list[float] = field(default_factory=list[float])
     warm_ratios: list[float] = field(default_factory=list[float])
     """Each repetition's ratio (``Options.repeat``), in the order run."""
@@ -266,7 +268,7 @@ def compare_mypy(
         ("plugin warm", plugin_config, plugin_cache),
     ]
     stored = cache / "plain-errors.json"
-    seconds: dict[str, list[float]] = {label: [] for label, _, _ in order}
+    seconds: dict[str, list[float]] = {label: [] for label, _, _ in order}  # processor time
     repeat_differs: list[str] = []
     for repetition in range(1 if options.errors_only else max(options.repeat, 1)):
         if repetition:
@@ -295,7 +297,7 @@ def compare_mypy(
                     timeout=timeout,
                     flags=options.mypy_flags,
                 )
-            seconds[label].append(run.seconds)
+            seconds[label].append(run.cpu_seconds)
             state = (
                 "INTERNAL ERROR" if run.internal else (run.failure or f"{len(run.errors)} error(s)")
             )
@@ -327,7 +329,7 @@ def compare_mypy(
     plain_warm, plugin_warm = runs.get("plain warm"), runs.get("plugin warm")
     cold_ratios = _ratios(seconds["plugin cold"], seconds["plain cold"])
     if not seconds["plain cold"]:  # errors_only's stored plain run: its time, as it was stored
-        cold_ratios = _ratios(seconds["plugin cold"], [runs["plain cold"].seconds])
+        cold_ratios = _ratios(seconds["plugin cold"], [runs["plain cold"].cpu_seconds])
     warm_ratios = _ratios(seconds["plugin warm"], seconds["plain warm"])
     comparison = MypyComparison(
         plain_cold=runs["plain cold"],
@@ -486,7 +488,11 @@ def _stored_plain(
     if not isinstance(data, dict) or data.get("key") != _plain_key(project, config, flags):
         return None
     errors = [Diagnostic(**fields) for fields in data["errors"]]
-    return MypyRun(seconds=float(data["seconds"]), errors=errors)
+    return MypyRun(
+        seconds=float(data["seconds"]),
+        cpu_seconds=float(data.get("cpu_seconds", 0.0)),
+        errors=errors,
+    )
 
 
 def _store_plain(
@@ -495,6 +501,7 @@ def _store_plain(
     data = {
         "key": _plain_key(project, config, flags),
         "seconds": run.seconds,
+        "cpu_seconds": run.cpu_seconds,
         "errors": [asdict(d) for d in run.errors],
     }
     stored.write_text(json.dumps(data), encoding="utf-8")
@@ -569,7 +576,7 @@ def compare_pyright(
         added=added,
         removed=removed,
         reworded=pair_reworded(added, removed, without_stubs.errors),
-        ratio=ratio(with_stubs.seconds, without_stubs.seconds),
+        ratio=ratio(with_stubs.cpu_seconds, without_stubs.cpu_seconds),
     )
 
 
