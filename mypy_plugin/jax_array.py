@@ -282,20 +282,20 @@ def scalar_type_markers(table_names: Mapping[str, bool]) -> dict[str, str]:
 
     ``table_names`` maps each public ``jax.numpy`` name to whether the
     function table lists it as "not an array" (dtypes, categories, constants,
-    utilities); those whose name ``typing_pkg.dtypelike.to_marker`` reads as a
-    dtype (``float32``, ``bfloat16``, ``int_``, ``floating``) are dtype names.
+    utilities); those that name a dtype (``float32``, ``bfloat16``, ``int_``,
+    ``floating``: ``typing_pkg.dtypelike.marker_named``) are dtype names.  NumPy
+    is not asked (importing it cost every cold run some 0.2 s): the constant
+    ``e`` is no dtype, whatever NumPy's code for float16.
     """
-    from typing_pkg.dtypelike import to_marker
+    from typing_pkg.dtypelike import marker_named
 
     found: dict[str, str] = {}
     for name, not_array in table_names.items():
         if not not_array or not name.isidentifier():
             continue
-        try:
-            marker = to_marker(name)
-        except (TypeError, ValueError):  # a constant (pi), a utility (finfo): not a dtype
-            continue
-        found[name] = marker.name
+        marker = marker_named(name)
+        if marker is not None:
+            found[name] = marker.name
     return found
 
 

@@ -28,7 +28,7 @@ from typing import Any, Final, cast
 from typing_pkg import dtypes
 from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK, DType, DTypeMeta
 
-__all__ = ["ACCEPTED_FORMS", "to_marker"]
+__all__ = ["ACCEPTED_FORMS", "marker_named", "to_marker"]
 
 ACCEPTED_FORMS: Final = (
     "a dtype marker (typing_pkg.float32), a dtype name or alias ('float32', 'f4', "
@@ -52,6 +52,11 @@ _ALIASES: Final[dict[str, type[DType]]] = {
     "double": dtypes.float64,
     "cfloat": dtypes.complex64,
     "cdouble": dtypes.complex128,
+    # NumPy's scalar type names that JAX exports too (jnp.int_, jnp.single)
+    "int_": dtypes.int64,
+    "uint": dtypes.uint64,
+    "single": dtypes.float32,
+    "csingle": dtypes.complex64,
     "short": dtypes.int16,
     "int": dtypes.int64,
     "long": dtypes.int64,
@@ -63,6 +68,15 @@ _BY_STRING: Final[dict[str, type[DType]]] = {
     **_ALIASES,
     **BY_NAME,
 }
+
+
+def marker_named(name: str) -> type[DType] | None:
+    """The marker a name alone gives (a marker's name or code, an alias); None for another.
+
+    Imports no library, unlike ``to_marker``, which asks NumPy about the strings it
+    does not know (``"<i8"``, and ``"e"``, NumPy's code of float16).
+    """
+    return _BY_STRING.get(name)
 
 
 def _from_string(text: str) -> type[DType] | None:

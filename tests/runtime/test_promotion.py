@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import typing_pkg as tp
-from typing_pkg.dtypelike import to_marker
+from typing_pkg.dtypelike import marker_named, to_marker
 from typing_pkg.dtypes import ABSTRACT, BY_NAME, CONCRETE, WEAK
 
 
@@ -60,6 +60,14 @@ def test_markers_are_not_values() -> None:
 )  # fmt: skip
 def test_dtype_likes(given: object, expected: type[tp.DType]) -> None:
     assert to_marker(given) is expected
+
+
+@pytest.mark.parametrize(
+    "name", ["int_", "uint", "single", "csingle", "half", "float", "double", "cdouble", "bool"]
+)
+def test_numpy_s_aliases_are_read_as_numpy_reads_them(name: str) -> None:
+    # marker_named reads them without NumPy (the plugin reads jnp.int_ so on every cold run)
+    assert marker_named(name) is to_marker(np.dtype(name))
 
 
 def test_library_dtypes_are_read() -> None:
