@@ -108,6 +108,7 @@ from mypy_plugin import dtype_names, hooks, inference, jax_api, jax_array, names
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
+from typing_pkg.dtypes import WEAK_NAMES
 
 __all__ = ["TypingPkgPlugin", "__version__", "plugin"]
 
@@ -666,9 +667,7 @@ def _class_in(module: MypyFile | None, name: str) -> TypeInfo | None:
     return node if isinstance(node, TypeInfo) else None
 
 
-_WEAK_MARKERS: Final = frozenset(
-    f"{names.DTYPES_MODULE}.{m}" for m in ("weak_int", "weak_float", "weak_complex")
-)
+_WEAK_MARKERS: Final = frozenset(f"{names.DTYPES_MODULE}.{m}" for m in WEAK_NAMES)
 
 
 def _default_partial_call() -> Callable[[MethodContext], Type] | None:

@@ -48,7 +48,10 @@ __all__ = [
     "NARROW_FLOATS",
     "NARROW_INTS",
     "NARROW_UINTS",
+    "SUB_BYTE_FLOATS",
+    "SUB_BYTE_INTEGERS",
     "WEAK",
+    "WEAK_NAMES",
     "DType",
     "DTypeMeta",
     "bcomplex32",
@@ -495,3 +498,11 @@ NARROW_FLOATS: Final[tuple[str, ...]] = tuple(
     m.name for m in CONCRETE if m.kind == "f" and (m.bits or 0) < 16
 )
 """The floats narrower than 16 bits: the float4, float6 and float8 types."""
+SUB_BYTE_FLOATS: Final[tuple[str, ...]] = tuple(
+    m.name for m in CONCRETE if m.kind == "f" and (m.bits or 0) < 8
+)
+"""The floats narrower than a byte: the float4 and float6 types."""
+SUB_BYTE_INTEGERS: Final[tuple[str, ...]] = NARROW_INTS + NARROW_UINTS
+"""The integers narrower than a byte, signed and unsigned."""
+WEAK_NAMES: Final[tuple[str, ...]] = tuple(m.name for m in WEAK)
+"""The weak markers' names: ``weak_int``, ``weak_float``, ``weak_complex``."""

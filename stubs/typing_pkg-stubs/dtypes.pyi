@@ -38,7 +38,7 @@ datetimes and objects are not markers.
 """
 from typing import Any, ClassVar, Final
 import numpy as np
-__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'ML_DTYPES', 'NARROW_FLOATS', 'NARROW_INTS', 'NARROW_UINTS', 'WEAK', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
+__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'ML_DTYPES', 'NARROW_FLOATS', 'NARROW_INTS', 'NARROW_UINTS', 'SUB_BYTE_FLOATS', 'SUB_BYTE_INTEGERS', 'WEAK', 'WEAK_NAMES', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
 ML_DTYPES: Final = frozenset({'int1', 'int2', 'int4', 'uint1', 'uint2', 'uint4', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'complex32', 'bcomplex32'})
 'The markers whose NumPy dtype comes from ml_dtypes (NumPy lacks them).'
 _WEAK_DEFAULT: Final = {'i': 'int64', 'f': 'float64', 'c': 'complex128'}
@@ -3642,6 +3642,12 @@ NARROW_UINTS: Final[tuple[str, ...]] = ...
 'The unsigned integers narrower than a byte: ``uint1``, ``uint2``, ``uint4``.'
 NARROW_FLOATS: Final[tuple[str, ...]] = ...
 'The floats narrower than 16 bits: the float4, float6 and float8 types.'
+SUB_BYTE_FLOATS: Final[tuple[str, ...]] = ...
+'The floats narrower than a byte: the float4 and float6 types.'
+SUB_BYTE_INTEGERS: Final[tuple[str, ...]] = ...
+'The integers narrower than a byte, signed and unsigned.'
+WEAK_NAMES: Final[tuple[str, ...]] = ...
+"The weak markers' names: ``weak_int``, ``weak_float``, ``weak_complex``."
 
 
 

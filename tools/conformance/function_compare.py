@@ -67,7 +67,7 @@ from tools.conformance.known_failures import KnownFailure
 from tools.conformance.truthfile import Cell
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.kinds import Call, Env, Kind, Operand, Outcome, Param, Result, Unknown
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS, SUB_BYTE_INTEGERS
 from typing_pkg.rules import RuleSet, Undefined, get_rules
 from typing_pkg.rules.base import PY_SCALARS, PY_TYPES
 
@@ -117,14 +117,8 @@ class FunctionFailure(KnownFailure):
 
 
 _ALL: Final = frozenset(RULES_OF_CONFIG.values())
-_NARROW_INTS: Final = frozenset({"int1", "int2", "int4", "uint1", "uint2", "uint4"})
-_NARROW_FLOATS: Final = frozenset(
-    {
-        "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
-        "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
-        "float8_e5m2fnuz", "float8_e8m0fnu",
-    }
-)  # fmt: skip
+_NARROW_INTS: Final = frozenset(SUB_BYTE_INTEGERS)
+_NARROW_FLOATS: Final = frozenset(NARROW_FLOATS)
 _EVERY_FUNCTION: Final = frozenset({"jax."})
 
 FUNCTION_FAILURES: Final[tuple[FunctionFailure, ...]] = (

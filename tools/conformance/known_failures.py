@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from tools.conformance.truthfile import Cell
+from typing_pkg.dtypes import SUB_BYTE_INTEGERS
 
 __all__ = ["KNOWN_FAILURES", "KnownFailure", "covering"]
 
 _JAX: Final = frozenset({"jax", "jax-x64", "jax-strict"})
-_NARROW_INTS: Final = frozenset({"int1", "int2", "int4", "uint1", "uint2", "uint4"})
+_NARROW_INTS: Final = frozenset(SUB_BYTE_INTEGERS)
 
 
 @dataclass(frozen=True)

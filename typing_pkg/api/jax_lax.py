@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.api.kinds import Cast, Fill, Fixed, Keep, Kind, LaxDot, LaxSame, Like, Outputs
+from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_INTEGERS
 
 __all__ = ["ELEMENTWISE", "LAX", "SHAPE_OPERATIONS"]
 
@@ -64,7 +65,7 @@ _REDUCE: Final = LaxSame(("operand",), accepts="iufc")
 _REDUCE_BOOL_INT: Final = LaxSame(
     ("operand",),
     accepts="biu",
-    refuses=frozenset({"int1", "int2", "int4", "uint1", "uint2", "uint4"}),
+    refuses=frozenset(SUB_BYTE_INTEGERS),
     strong=True,
 )
 # (name, maxexp, nmant, bits) of each float type: jax.dtypes.finfo's values.
@@ -76,7 +77,7 @@ FLOAT_PROPERTIES: Final = (
     ("float16", 16, 10, 16), ("float32", 128, 23, 32), ("float64", 1024, 52, 64),
 )  # fmt: skip
 _DOT: Final = LaxDot(floats=FLOAT_PROPERTIES)
-_NARROW_FLOATS: Final = frozenset(name for name, *_ in FLOAT_PROPERTIES[:11])
+_NARROW_FLOATS: Final = frozenset(NARROW_FLOATS)
 
 ELEMENTWISE: Final[Mapping[str, Kind]] = {
     **dict.fromkeys(

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.api.kinds import Create, Join, Keep, Kind, LaxSame, NotAnArray, ToInexact
+from typing_pkg.dtypes import NARROW_INTS
 
 __all__ = ["NN"]
 
@@ -36,7 +37,7 @@ NN: Final[Mapping[str, Kind]] = {
     "soft_sign": ToInexact(
         ("x", "=py_int"),
         accepts="biufc",
-        refuses=frozenset({"int1", "int2", "int4"}),
+        refuses=frozenset(NARROW_INTS),
         mixes_real=True,
     ),
     "mish": ToInexact(("x", "=py_int"), mixes="input", strong_kinds="c", python_weak=True),

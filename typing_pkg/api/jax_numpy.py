@@ -34,7 +34,7 @@ from typing_pkg.api.kinds import (
     ToReal,
     UnknownDtype,
 )
-from typing_pkg.dtypes import ABSTRACT, CONCRETE, DType
+from typing_pkg.dtypes import ABSTRACT, CONCRETE, NARROW_FLOATS, DType
 from typing_pkg.rules.jax import JaxX64Rules
 
 __all__ = ["FFT", "LINALG", "NUMPY"]
@@ -59,13 +59,7 @@ _QUANTILE: Final = ToInexact(("a",), accepts="f", strong=True)
 # The types to_inexact_dtype leaves as they are and that do not promote with a Python
 # float: a function computing with a float constant refuses them.
 _NO_FLOAT: Final = frozenset({"int1", "int2", "uint1", "uint2"})
-_NARROW_FLOATS: Final = frozenset(
-    {
-        "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
-        "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
-        "float8_e5m2fnuz", "float8_e8m0fnu",
-    }
-)  # fmt: skip
+_NARROW_FLOATS: Final = frozenset(NARROW_FLOATS)
 _ZEROS: Final = Create("f")
 _LIKE: Final = Like()
 _STACK: Final = Join(("tup[]",), dtype="dtype")

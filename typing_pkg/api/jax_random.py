@@ -17,20 +17,16 @@ from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, Sample, UnknownDtype
+from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_FLOATS
 
 __all__ = ["RANDOM"]
 
 # uniform() refuses the types narrower than a byte: the samplers built on it too.
-_SUB_BYTE: Final = frozenset({"float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn"})
+_SUB_BYTE: Final = frozenset(SUB_BYTE_FLOATS)
 _FLOAT: Final = Sample("f", accepts="f", refuses=_SUB_BYTE)
 _FLOAT_ANY: Final = Sample("f", accepts="f")
 # these combine the sample with a float32 constant: the narrow floats do not promote.
-_NARROW_FLOATS: Final = frozenset(
-    {
-        *_SUB_BYTE, "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
-        "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    }
-)  # fmt: skip
+_NARROW_FLOATS: Final = frozenset(NARROW_FLOATS)
 _INT: Final = Sample("i", accepts="iu")
 # Raw key data is uint32 (shape (2,) for the default threefry implementation).
 _KEY: Final = Keep(

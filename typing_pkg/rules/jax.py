@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS, NARROW_INTS, NARROW_UINTS
+from typing_pkg.dtypes import BY_NAME, NARROW_FLOATS, NARROW_INTS, NARROW_UINTS, WEAK_NAMES
 from typing_pkg.lattice import Lattice
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
 
@@ -58,7 +58,7 @@ _UINTS: Final = (*_SMALL_UINTS, "uint8", "uint16", "uint32", "uint64")
 _FLOATS: Final = (*_SMALL_FLOATS, "bfloat16", "float16", "float32", "float64")
 _COMPLEX: Final = ("complex64", "complex128")
 _STRONG: Final = ("bool_", *_UINTS, *_INTS, *_FLOATS, *_COMPLEX)
-_WEAK: Final = ("weak_int", "weak_float", "weak_complex")
+_WEAK: Final = WEAK_NAMES
 
 STANDARD_EDGES: Final[Mapping[str, tuple[str, ...]]] = {
     "bool_": ("weak_int",),

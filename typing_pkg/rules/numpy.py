@@ -70,7 +70,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import ClassVar, Final
 
-from typing_pkg.dtypes import BY_NAME, CONCRETE
+from typing_pkg.dtypes import BY_NAME, CONCRETE, NARROW_INTS, NARROW_UINTS
 from typing_pkg.lattice import PromotionTable
 from typing_pkg.ops import COMPARISON, INPLACE_OF
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
@@ -123,8 +123,10 @@ _ML_FLOATS: Final = (
     "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float6_e2m3fn", "float6_e3m2fn",
     "float4_e2m1fn", "float8_e8m0fnu",
 )  # fmt: skip
-_ML_INTS: Final = ("int1", "uint1", "int2", "uint2", "int4", "uint4")
-_ML_UNSIGNED: Final = ("uint1", "uint2", "uint4")
+_ML_INTS: Final = tuple(
+    name for pair in zip(NARROW_INTS, NARROW_UINTS, strict=True) for name in pair
+)
+_ML_UNSIGNED: Final = NARROW_UINTS
 _ML_COMPLEX: Final = ("bcomplex32", "complex32")
 _TYPE_NUMBER: Final = {
     t: n for n, t in enumerate((*_BUILTIN, *_ML_FLOATS, *_ML_INTS, *_ML_COMPLEX))

@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
+from typing_pkg.dtypes import WEAK_NAMES
 from typing_pkg.lattice import Lattice, PromotionTable
 from typing_pkg.ops import INPLACE_OF
 from typing_pkg.rules.base import REAL_OF_COMPLEX, Outcome, RuleSet, Undefined
@@ -75,7 +76,7 @@ _FLOAT8: Final = (
 _FLOATS: Final = ("bfloat16", "float16", "float32", "float64")
 _COMPLEX: Final = ("complex32", "complex64", "complex128")
 _TENSOR_TYPES: Final = ("bool_", *_SIGNED, "uint8", *_BAREBONES, *_FLOAT8, *_FLOATS, *_COMPLEX)
-_WEAK: Final = ("weak_int", "weak_float", "weak_complex")
+_WEAK: Final = WEAK_NAMES
 
 EDGES: Final[Mapping[str, tuple[str, ...]]] = {
     "bool_": ("uint8", "int8"),
