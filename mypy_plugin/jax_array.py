@@ -46,8 +46,12 @@ from typing import Final
 from mypy.checker import TypeChecker
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
+    AssignmentStmt,
+    MemberExpr,
     MypyFile,
+    NameExpr,
     OpExpr,
+    Statement,
     SymbolTableNode,
     TypeInfo,
 )
@@ -115,13 +119,22 @@ def _ready(node: SymbolTableNode | None) -> TypeInfo | None:
 
 
 def analyze_jax_array(ctx: AnalyzeTypeContext) -> Type:
-    """Analyse a reference to ``jax.Array`` as ``typing_pkg.typing.Array[Any]``."""
+    """Analyse a reference to ``jax.Array`` as ``typing_pkg.typing.Array[Any]``.
+
+    The whole target of an alias (``Array = jax.Array``) is the class without
+    arguments, as ``A = list`` is: mypy gives it ``Any`` and marks the alias
+    usable in ``isinstance`` (mypy 1.x tells that by the target's arguments:
+    ``Array[Any]`` there was "Parameterized generics cannot be used with class
+    or instance checks", on kfac-jax).
+    """
     analyser = ctx.api
     if not isinstance(analyser, TypeAnalyser) or not isinstance(analyser.api, SemanticAnalyzer):
         return AnyType(TypeOfAny.special_form)  # pragma: no cover - mypy always passes these
     api = analyser.api
     node = api.lookup_fully_qualified_or_none(names.ARRAY)
     if node is not None and isinstance(node.node, TypeInfo):
+        if analyser.defining_alias and _is_alias_of_a_name(api.statement):
+            return Instance(node.node, [], line=ctx.type.line)
         return Instance(node.node, [AnyType(TypeOfAny.special_form)], line=ctx.type.line)
     if not api.final_iteration:
         api.defer()  # typing_pkg.typing is in the same import cycle: not analysed yet
@@ -131,6 +144,13 @@ def analyze_jax_array(ctx: AnalyzeTypeContext) -> Type:
     if jax_array is not None and isinstance(jax_array.node, TypeInfo):
         return Instance(jax_array.node, [], line=ctx.type.line)
     return AnyType(TypeOfAny.from_error)  # pragma: no cover - the class being referred to
+
+
+def _is_alias_of_a_name(statement: Statement | None) -> bool:
+    """Whether ``statement`` is ``A = name`` or ``A = module.name`` (no subscript, no union)."""
+    return isinstance(statement, AssignmentStmt) and isinstance(
+        statement.rvalue, (NameExpr, MemberExpr)
+    )
 
 
 def _rebase(info: TypeInfo, bases: list[Instance]) -> bool:

@@ -15,6 +15,7 @@ Usage, from the checkout::
                            [--rules jax] [--cache DIR] [--projects FILE]
                            [--timeout S] [--run-timeout S] [--overlap-timed] [--no-warm-up]
                            [--errors-only] [--mypy-flag=FLAG] [--modes]
+                           [--repeat N] [--no-coverage]
 
 ``prepare`` exports each project's ``commit`` into ``SOURCES/NAME`` with
 ``git archive``, from a local git directory (``--mirror DIR`` for one project,
@@ -67,12 +68,19 @@ minus those an ``exclude`` regex finds in their relative path:
   whether the dtype is right; a project's optional ``run = ["prog.py", …]``
   key has those programs run under corpus_coverage's tracer, and the typed
   sites they execute are judged correct or wrong.
-* **Time ratios.**  mypy with the plugin over mypy without, cold (fresh
-  cache directories) and warm (a second run on the kept caches), the four
-  runs interleaved: plain cold, plugin cold, plain warm, plugin warm.  A warm
-  run whose errors differ from its cold run's is noted.  Editing the plugin
-  while the primer runs makes the warm runs cold: the report's header names
-  the commit of the checkout the environment imports the plugin from,
+* **Time ratios.**  mypy's processor time (user and system, of its process
+  and its descendants: ``checkers.timed_command``) with the plugin over
+  without, cold (fresh cache directories) and warm (a second run on the kept
+  caches), the four runs interleaved: plain cold, plugin cold, plain warm,
+  plugin warm.  Processor time, because the wall clock's ratio between two
+  identical runs moved by a third with other work on the machine; the wall
+  seconds are shown beside it.  ``--repeat N`` runs the four N times (each
+  cold pair with fresh caches) and reports the medians of the repetitions'
+  ratios with their range (a later repetition that reports other errors is
+  noted); ``--no-coverage`` leaves out the coverage run, for a timing pass.
+  A warm run whose errors differ from its cold run's is noted.  Editing the
+  plugin while the primer runs makes the warm runs cold: the report's header
+  names the commit of the checkout the environment imports the plugin from,
   ``+changes`` when its tracked files differ.
 * **Other ways of running mypy** (``--modes``), with the plugin, each
   compared with a cold run of its configuration (errors missing or extra):

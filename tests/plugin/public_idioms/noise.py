@@ -687,3 +687,20 @@ def colours(colormap: Colormap) -> list[tuple[float, float, float, float]]:
     reveal_type(index)  # R: typing_pkg.typing.InferredArray[typing_pkg.dtypes.float32, Any]
     found.append(colormap(index))
     return found
+
+
+# kfac-jax: a module's alias of jax.Array in isinstance (mypy 1.19 read the alias's target,
+# Array[Any], as a parameterized generic and refused it there).
+KfacArray = jax.Array
+
+
+def scalar_weight(weight: object) -> bool:
+    if not isinstance(weight, KfacArray):
+        return False
+    reveal_type(weight)  # R: typing_pkg.typing.Array[Any]
+    return weight.size == 1
+
+
+def weights(values: list[KfacArray]) -> KfacArray:
+    reveal_type(values[0])  # R: typing_pkg.typing.Array[Any]
+    return values[0]
