@@ -262,6 +262,17 @@ class TypingPkgPlugin(Plugin):
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
         )
+        self._found_functions: Final[dict[str, Callable[[FunctionContext], Type] | None]] = {}
+        self._found_methods: Final[dict[str, Callable[[MethodContext], Type] | None]] = {}
+        self._found_attributes: Final[dict[str, Callable[[AttributeContext], Type] | None]] = {}
+        self._found_method_signatures: Final[
+            dict[str, Callable[[MethodSigContext], FunctionLike] | None]
+        ] = {}
+        self._found_function_signatures: Final[
+            dict[str, Callable[[FunctionSigContext], FunctionLike] | None]
+        ] = {}
+        self._provisional = False
+        """Set by a lookup that answered from a build not yet analysed (see ``_memoised``)."""
 
     def _rebound(
         self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
@@ -314,8 +325,47 @@ class TypingPkgPlugin(Plugin):
         return types.inferred(typ, info)
 
     def _class(self, fullname: str) -> TypeInfo | None:
-        """The class ``fullname`` names in the build, ``None`` when its module is not in it."""
-        return types.class_named(self.lookup_fully_qualified, fullname)
+        """The class ``fullname`` names in the build, ``None`` when its module is not in it
+        (or not analysed yet: a lookup that asked is ``_provisional``)."""
+        found = types.class_named(self.lookup_fully_qualified, fullname)
+        if found is None:
+            self._provisional = True
+        return found
+
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        """A new build (a daemon's next one): what the hooks' lookups found is asked again."""
+        super().set_modules(modules)
+        self._jax.new_build()
+        for found in (
+            self._found_functions,
+            self._found_methods,
+            self._found_attributes,
+            self._found_method_signatures,
+            self._found_function_signatures,
+        ):
+            found.clear()
+
+    def _memoised(
+        self, found: dict[str, _H | None], fullname: str, find: Callable[[str], _H | None]
+    ) -> _H | None:
+        """``find(fullname)``, remembered for the build once it is final.
+
+        mypy asks a hook for each call, method, attribute and signature it
+        checks, JAX's own code included (some 45,000 times for ``import
+        jax``), and the answer for a name is the same until the next build,
+        unless the lookup met a class or function not analysed yet (a module
+        later in the build): such an answer is ``_provisional``, found again
+        at the next asking.
+        """
+        try:
+            return found[fullname]
+        except KeyError:
+            pass
+        self._provisional = False
+        answer = find(fullname)
+        if not self._provisional:
+            found[fullname] = answer
+        return answer
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Make the rule set's name and sources part of mypy's cache key.
@@ -385,6 +435,7 @@ class TypingPkgPlugin(Plugin):
                 answer = inference.is_program_module(tree)
                 self._user_names[fullname] = (tree, answer)
                 return answer
+        self._provisional = True  # no module of the build: not loaded yet
         return False
 
     # ---------------------------------------------------------- semantic analysis
@@ -419,18 +470,34 @@ class TypingPkgPlugin(Plugin):
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return _in_program(self._method_signature_hook(fullname), _default_signature)
+        return self._memoised(
+            self._found_method_signatures,
+            fullname,
+            lambda name: _in_program(self._method_signature_hook(name), _default_signature),
+        )
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        self._promote_foreign_arrays()
+        return self._memoised(self._found_methods, fullname, self._method_hook_in_program)
+
+    def _method_hook_in_program(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         found = self._method_hook(fullname)
         if found is self._partial_call:
             return found  # it runs mypy's own hook first, needed everywhere
         return _in_program(found, _default_return)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        return _in_program(self._attribute_hook(fullname), _default_attribute)
+        return self._memoised(
+            self._found_attributes,
+            fullname,
+            lambda name: _in_program(self._attribute_hook(name), _default_attribute),
+        )
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        self._promote_foreign_arrays()
+        return self._memoised(self._found_functions, fullname, self._function_hook_in_program)
+
+    def _function_hook_in_program(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         found = self._function_hook(fullname)
         if fullname in names.TRANSFORMS or fullname == transforms.JIT_DECORATOR:
             return found  # a library's jitted functions: their declarations are what callers see
@@ -439,7 +506,11 @@ class TypingPkgPlugin(Plugin):
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return _in_program(self._function_signature_hook(fullname), _default_signature)
+        return self._memoised(
+            self._found_function_signatures,
+            fullname,
+            lambda name: _in_program(self._function_signature_hook(name), _default_signature),
+        )
 
     def _method_signature_hook(
         self, fullname: str
@@ -456,7 +527,6 @@ class TypingPkgPlugin(Plugin):
         return None
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        self._promote_foreign_arrays()
         owner, _, method = fullname.rpartition(".")
         if owner in names.BUILTIN_SCALARS:
             if fullname == "builtins.float.__rpow__":
@@ -502,7 +572,10 @@ class TypingPkgPlugin(Plugin):
             full = self._jax.array_method(attribute)
             if full is not None and self._is_jax_array_class(owner):
                 return partial(jax_api.attribute_callback, self._jax_hooks, full)
-        if self._transforms.jitted_method(fullname):
+        jitted = self._transforms.jitted_method(fullname)
+        if jitted is None:
+            self._provisional = True  # its decorator not typed yet
+        elif jitted:
             return transforms.replace_jitted_method
         return None
 
@@ -514,27 +587,24 @@ class TypingPkgPlugin(Plugin):
         (``jax_array.promote_foreign_arrays``).
         """
         # Asked tens of thousands of times a run: while the classes' modules are the same
-        # files as when they were all found and promoted, nothing is looked up.
+        # files as when they were both found and promoted, nothing is looked up.
         modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
-        files = tuple(modules.get(module) for module in _PROMOTED_MODULES)
-        if self._promoted_files and all(
-            a is b for a, b in zip(files, self._promoted_files, strict=True)
-        ):
+        ours_file, theirs_file = modules.get(_ARRAY_MODULE), modules.get(_NDARRAY_MODULE)
+        done = self._promoted_files
+        if done and ours_file is done[0] and theirs_file is done[1]:
             return
-        infos = [
-            _class_in(file, name.rpartition(".")[2])
-            for file, name in zip(files, _PROMOTED, strict=True)
-        ]
-        key = tuple(id(info) for info in infos)
-        if key != self._promoted and infos[0] is not None:
-            promoted = [info for info in infos[1:] if info is not None]
-            jax_array.promote_foreign_arrays(infos[0], promoted)
+        ours = _class_in(ours_file, _ARRAY_NAME)
+        if ours is None:
+            return  # typing_pkg.typing not analysed yet (NumPy's own code is checked first)
+        theirs = _class_in(theirs_file, _NDARRAY_NAME)
+        key = (id(ours), id(theirs))
+        if key != self._promoted:
+            jax_array.promote_foreign_arrays(ours, [] if theirs is None else [theirs])
             self._promoted = key
-        if key == self._promoted and all(info is not None for info in infos):
-            self._promoted_files = files  # every class found (a module not analysed: not yet)
+        if theirs is not None:
+            self._promoted_files = (ours_file, theirs_file)  # both found: nothing more to do
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        self._promote_foreign_arrays()
         found = self._function_hooks.get(fullname)
         if found is not None:
             return found
@@ -553,6 +623,8 @@ class TypingPkgPlugin(Plugin):
                 full = self._jax.function(fullname)
                 if full is not None:
                     return self._rebound(partial(jax_api.function_callback, self._jax_hooks, full))
+                if not self._jax.settled(fullname):
+                    self._provisional = True  # a function of the table's name not analysed yet
             return self._jax_result
         if fullname == transforms.JIT_DECORATOR:
             return self._transforms.decorator_callback
@@ -613,6 +685,7 @@ _AnyCtx = TypeVar(
     AttributeContext,
 )
 _R = TypeVar("_R")
+_H = TypeVar("_H")
 
 
 _INSTALLED_FILES: Final[dict[str, bool]] = {}
@@ -655,9 +728,9 @@ def _default_attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
 
 
-_PROMOTED: Final = (names.ARRAY, names.NUMPY_NDARRAY)
-"""Our ``Array``, then the classes that promote to ``Array[Any]``."""
-_PROMOTED_MODULES: Final = tuple(name.rpartition(".")[0] for name in _PROMOTED)
+_ARRAY_MODULE, _, _ARRAY_NAME = names.ARRAY.rpartition(".")
+_NDARRAY_MODULE, _, _NDARRAY_NAME = names.NUMPY_NDARRAY.rpartition(".")
+"""Our ``Array``, and NumPy's ``ndarray`` that promotes to ``Array[Any]``."""
 
 
 def _class_in(module: MypyFile | None, name: str) -> TypeInfo | None:

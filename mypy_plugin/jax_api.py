@@ -53,6 +53,7 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     OverloadedFuncDef,
+    PlaceholderNode,
     RefExpr,
     Statement,
     StrExpr,
@@ -142,6 +143,8 @@ class JaxApi:
         self._env: Env | None = None
         self._by_definition: dict[str, str] = {}
         self._by_short: dict[str, list[str]] | None = None
+        self._not_listed: set[str] = set()
+        """Names every candidate of ``function`` was found for, none defined as they are."""
         self._scalar_types: dict[str, str] | None = None
         self._methods: frozenset[str] | None = None
 
@@ -191,11 +194,12 @@ class JaxApi:
 
         The table's names with the same last component (``add`` for
         ``jax._src.lax.lax.add``) are looked up in the build, and the one whose
-        definition is ``fullname`` wins.  Only answers are remembered: a name
-        looked up before its module is analysed is looked up again later.
+        definition is ``fullname`` wins.  The answer is remembered once it is
+        ``settled``: a name looked up before its candidates' modules are
+        analysed is looked up again later.
         """
         found = self._by_definition.get(fullname)
-        if found is not None:
+        if found is not None or fullname in self._not_listed:
             return found
         if self._by_short is None:
             by_short: dict[str, list[str]] = {}
@@ -203,16 +207,26 @@ class JaxApi:
                 if not name.startswith(names.TABLE_ARRAY_PREFIX):
                     by_short.setdefault(name.rpartition(".")[2], []).append(name)
             self._by_short = by_short
+        settled = True
         for candidate in self._by_short.get(fullname.rpartition(".")[2], ()):
             node = self.lookup(candidate)
             target = None if node is None else node.node
-            if (
-                isinstance(target, FuncDef | Decorator | OverloadedFuncDef | Var)
-                and target.fullname == fullname
-            ):
+            if not isinstance(target, FuncDef | Decorator | OverloadedFuncDef | Var):
+                settled = settled and target is not None and not isinstance(target, PlaceholderNode)
+            elif target.fullname == fullname:
                 self._by_definition[fullname] = candidate
                 return candidate
+        if settled:
+            self._not_listed.add(fullname)
         return None
+
+    def new_build(self) -> None:
+        """Forget the answers a build's analysis settled (a daemon's next build)."""
+        self._not_listed.clear()
+
+    def settled(self, fullname: str) -> bool:
+        """Whether ``function(fullname)``'s answer is final for this build."""
+        return fullname in self._by_definition or fullname in self._not_listed
 
 
 # ---------------------------------------------------------------- reading arguments

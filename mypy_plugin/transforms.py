@@ -159,14 +159,15 @@ class Transforms:
 
     # ------------------------------------------------------------- wrappers
 
-    def jitted_method(self, fullname: str) -> bool:
-        """Whether ``fullname`` is a method ``jax.jit`` decorates (memoised once typed)."""
+    def jitted_method(self, fullname: str) -> bool | None:
+        """Whether ``fullname`` is a method ``jax.jit`` decorates (memoised once typed;
+        ``None``: its decorator is not typed yet)."""
         known = self._jitted_methods.get(fullname)
         if known is None:
             known = _jitted_method(self.lookup(fullname))
             if known is not None:
                 self._jitted_methods[fullname] = known
-        return bool(known)
+        return known
 
     def _wrapper(self) -> Instance | None:
         info = class_named(self.lookup, names.JIT_WRAPPED)
