@@ -75,9 +75,11 @@ minus those an ``exclude`` regex finds in their relative path:
   plugin warm.  Processor time, because the wall clock's ratio between two
   identical runs moved by a third with other work on the machine; the wall
   seconds are shown beside it.  ``--repeat N`` runs the four N times (each
-  cold pair with fresh caches) and reports the medians of the repetitions'
-  ratios with their range (a later repetition that reports other errors is
-  noted); ``--no-coverage`` leaves out the coverage run, for a timing pass.
+  cold pair with fresh caches) and reports the ratio of the best (least)
+  times, with the range and median of the repetitions' own ratios: other work
+  on the machine only adds time, so the best is the least disturbed run
+  (a later repetition that reports other errors is noted); ``--no-coverage``
+  leaves out the coverage run, for a timing pass.
   A warm run whose errors differ from its cold run's is noted.  Editing the
   plugin while the primer runs makes the warm runs cold: the report's header
   names the commit of the checkout the environment imports the plugin from,

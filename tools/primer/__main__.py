@@ -109,8 +109,8 @@ def run_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=1,
         metavar="N",
-        help="run mypy's four timed runs N times, interleaved; the ratios are their medians "
-        "(default: 1)",
+        help="run mypy's four timed runs N times, interleaved; the ratios are those of the "
+        "best times (default: 1)",
     )
     parser.add_argument(
         "--no-coverage",

@@ -22,6 +22,7 @@ rule as their code).  In the details they read ``+ [real bug]`` with the why.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
@@ -62,11 +63,15 @@ def _times(plugin: MypyRun | PyrightRun, plain: MypyRun | PyrightRun) -> str:
     )
 
 
-def _ratios(median: float | None, each: list[float]) -> str:
-    """A median ratio, with the repetitions' range when there were several."""
+def _ratios(best: float | None, each: list[float]) -> str:
+    """The ratio of the best times, with the repetitions' own ratios when there were several."""
     if len(each) < 2:
-        return _ratio(median)
-    return f"{_ratio(median)}, median of {len(each)}: {min(each):.2f}-{max(each):.2f}"
+        return _ratio(best)
+    middle = statistics.median(each)
+    return (
+        f"{_ratio(best)}, best of {len(each)}; each repetition's {min(each):.2f}-{max(each):.2f},"
+        f" median {middle:.2f}"
+    )
 
 
 def _known(project: Project, diagnostic: Diagnostic) -> Known | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import threading
@@ -91,8 +90,8 @@ class Options:
     """The coverage run (and the traced programs) after the timed runs, unless ``errors_only``."""
     repeat: int = 1
     """How many times mypy's four timed runs go, interleaved (each cold pair with fresh caches):
-    the ratios are the medians of the repetitions' ratios.  The errors are the first
-    repetition's; a later one that reports others is noted (``repeat_differs``)."""
+    the ratios are those of the best (least) times (``MypyComparison.cold_ratio``).  The errors
+    are the first repetition's; a later one that reports others is noted (``repeat_differs``)."""
     serialize_timed: bool = True
     """Let one timed checker run (of any project) go at a time, the other jobs' untimed work
     (coverage runs, traced programs) beside it: the time ratios are then not skewed by two
@@ -119,12 +118,14 @@ class MypyComparison:
     """The configurations whose warm run reported other errors than their cold run."""
     cold_ratio: float | None
     warm_ratio: float | None
-    """The medians of ``cold_ratios`` and ``warm_ratios``: ratios of processor time (with the
-    plugin over without), which other work on the machine barely moves (the wall clock's
-    ratio, from the runs' ``seconds``, it does)."""
+    """Ratios of processor time, with the plugin over without, each side's best (least) of the
+    repetitions: other work on the machine only ever adds time (a third, at worst, to a cold
+    run on these machines), so the least is the run it disturbed least (``timeit``'s reading);
+    the wall clock's ratio, from the runs' ``seconds``, moves more."""
     cold_ratios: list[float] = field(default_factory=list[float])
     warm_ratios: list[float] = field(default_factory=list[float])
-    """Each repetition's ratio (``Options.repeat``), in the order run."""
+    """Each repetition's ratio (``Options.repeat``), in the order run: their spread is the
+    noise the best times leave out."""
     repeat_differs: list[str] = field(default_factory=list[str])
     """The runs (``plugin cold``, …) whose later repetition reported other errors."""
 
@@ -200,8 +201,11 @@ def _ratios(numerators: Sequence[float], denominators: Sequence[float]) -> list[
     return [value for value in pairs if value is not None]
 
 
-def _median(values: Sequence[float]) -> float | None:
-    return round(statistics.median(values), 3) if values else None
+def _best_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float | None:
+    """The ratio of the least of ``numerators`` over the least of ``denominators``."""
+    if not numerators or not denominators:
+        return None
+    return ratio(min(numerators), min(denominators))
 
 
 Log = Callable[[str], None]
@@ -327,9 +331,9 @@ def compare_mypy(
     added = difference(runs["plugin cold"].errors, runs["plain cold"].errors)
     removed = difference(runs["plain cold"].errors, runs["plugin cold"].errors)
     plain_warm, plugin_warm = runs.get("plain warm"), runs.get("plugin warm")
-    cold_ratios = _ratios(seconds["plugin cold"], seconds["plain cold"])
-    if not seconds["plain cold"]:  # errors_only's stored plain run: its time, as it was stored
-        cold_ratios = _ratios(seconds["plugin cold"], [runs["plain cold"].cpu_seconds])
+    # errors_only's stored plain run: its time, as it was stored
+    plain_stored = [runs["plain cold"].cpu_seconds]
+    cold_ratios = _ratios(seconds["plugin cold"], seconds["plain cold"] or plain_stored)
     warm_ratios = _ratios(seconds["plugin warm"], seconds["plain warm"])
     comparison = MypyComparison(
         plain_cold=runs["plain cold"],
@@ -342,8 +346,8 @@ def compare_mypy(
         internal={label: run.internal for label, run in runs.items() if run.internal},
         failures={label: run.failure for label, run in runs.items() if run.failure},
         warm_differs=warm_differs,
-        cold_ratio=_median(cold_ratios),
-        warm_ratio=_median(warm_ratios),
+        cold_ratio=_best_ratio(seconds["plugin cold"], seconds["plain cold"] or plain_stored),
+        warm_ratio=_best_ratio(seconds["plugin warm"], seconds["plain warm"]),
         cold_ratios=cold_ratios,
         warm_ratios=warm_ratios,
         repeat_differs=repeat_differs,
