@@ -271,6 +271,8 @@ class TypingPkgPlugin(Plugin):
         self._found_function_signatures: Final[
             dict[str, Callable[[FunctionSigContext], FunctionLike] | None]
         ] = {}
+        self._jax_signatures: Final[dict[int, tuple[FunctionLike, FunctionLike]]] = {}
+        """``_jax_signature``'s answers, by the identity of the signature (kept with them)."""
         self._provisional = False
         """Set by a lookup that answered from a build not yet analysed (see ``_memoised``)."""
 
@@ -336,6 +338,7 @@ class TypingPkgPlugin(Plugin):
         """A new build (a daemon's next one): what the hooks' lookups found is asked again."""
         super().set_modules(modules)
         self._jax.new_build()
+        self._jax_signatures.clear()
         for found in (
             self._found_functions,
             self._found_methods,
@@ -652,13 +655,24 @@ class TypingPkgPlugin(Plugin):
         JAX's too: nothing is refused that was accepted.
         """
         signature = ctx.default_signature
+        known = self._jax_signatures.get(id(signature))
+        if known is not None and known[0] is signature:
+            return known[1]  # a function's declared signature: the same object at each call
+        found = self._theirs_for_ours(signature)
+        if found is None:
+            return signature  # JAX's class not in the build (yet)
+        self._jax_signatures[id(signature)] = (signature, found)  # kept alive: the id stays its
+        return found
+
+    def _theirs_for_ours(self, signature: FunctionLike) -> FunctionLike | None:
+        """``_jax_signature``, worked out (``None`` without JAX's class)."""
         if not isinstance(signature, CallableType) or not any(
             types.mentions(t, names.ARRAY) for t in signature.arg_types
         ):
             return signature
         jax_class = self._class(names.JAX_ARRAY)
         if jax_class is None:
-            return signature
+            return None
         theirs = Instance(jax_class, [])
         arg_types = [
             types.replace_instances(

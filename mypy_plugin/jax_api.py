@@ -35,7 +35,7 @@ The table is JAX's: the hooks are active only under a JAX rule set (``jax``,
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from mypy.checker import TypeChecker
@@ -638,6 +638,8 @@ class Hooks:
         """A type with its arrays ``InferredArray`` (``Any`` to mypy alone)."""
         self.dtype_names = dtype_names
         """What an argument mypy types ``Any`` stands for (``jnp.float32``)."""
+        self.without_unknowns: dict[Hashable, Result] = {}
+        """``_without_unknowns``'s answers, by the call as the rules see it."""
 
     def actuals(
         self, ctx: FunctionContext | MethodContext, names_: Sequence[str | None]
@@ -728,6 +730,20 @@ def _without_unknowns(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[objec
     the same dtype (``jnp.argmax`` of anything is the default int).  An
     undefined outcome is never reported: the argument may not have that dtype.
     """
+    # The same call (as the rules see it) comes back often: each answer asks every dtype.
+    try:
+        key: Hashable = (id(kind), call.function, *sorted(call.args.items()), unknown)
+        key = (key, *sorted(call.options.items()))
+        return hooks.without_unknowns[key]
+    except TypeError:  # an option the rules read from an unhashable value: not remembered
+        return _each_dtype(hooks, kind, call, unknown)
+    except KeyError:
+        found = hooks.without_unknowns[key] = _each_dtype(hooks, kind, call, unknown)
+        return found
+
+
+def _each_dtype(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[object, ...]) -> Result:
+    """``_without_unknowns``, worked out."""
     from typing_pkg.api.kinds import DTYPE_OPTIONS, Call, Unknown
     from typing_pkg.dtypes import BY_NAME
 
