@@ -262,19 +262,32 @@ class TypingPkgPlugin(Plugin):
         self._partial_call: Final = partial(
             self._transforms.partial_callback, _default_partial_call()
         )
-        self._found_functions: Final[dict[str, Callable[[FunctionContext], Type] | None]] = {}
-        self._found_methods: Final[dict[str, Callable[[MethodContext], Type] | None]] = {}
-        self._found_attributes: Final[dict[str, Callable[[AttributeContext], Type] | None]] = {}
-        self._found_method_signatures: Final[
-            dict[str, Callable[[MethodSigContext], FunctionLike] | None]
-        ] = {}
-        self._found_function_signatures: Final[
-            dict[str, Callable[[FunctionSigContext], FunctionLike] | None]
-        ] = {}
+        self._found_functions: Final = _Lookups(self, self._function_hook_in_program)
+        self._found_methods: Final = _Lookups(self, self._method_hook_in_program)
+        self._found_attributes: Final = _Lookups(
+            self, lambda name: _in_program(self._attribute_hook(name), _default_attribute)
+        )
+        self._found_method_signatures: Final = _Lookups(
+            self, lambda name: _in_program(self._method_signature_hook(name), _default_signature)
+        )
+        self._found_function_signatures: Final = _Lookups(
+            self,
+            lambda name: _in_program(self._function_signature_hook(name), _default_signature),
+        )
+        # mypy asks the lookups below for each name of each type, call, attribute and
+        # signature it meets (some 300,000 times for `import jax`): answered by the
+        # dictionaries' own `get`/`__getitem__`, a name asked before costs no Python call.
+        # The call hooks join them once NumPy's arrays are promoted (`_promote_foreign_arrays`).
+        vars(self).update(
+            get_type_analyze_hook=self._type_hooks.get,
+            get_attribute_hook=self._found_attributes.__getitem__,
+            get_method_signature_hook=self._found_method_signatures.__getitem__,
+            get_function_signature_hook=self._found_function_signatures.__getitem__,
+        )
         self._jax_signatures: Final[dict[int, tuple[FunctionLike, FunctionLike]]] = {}
         """``_jax_signature``'s answers, by the identity of the signature (kept with them)."""
         self._provisional = False
-        """Set by a lookup that answered from a build not yet analysed (see ``_memoised``)."""
+        """Set by a lookup that answered from a build not yet analysed (see ``_Lookups``)."""
 
     def _rebound(
         self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
@@ -339,6 +352,8 @@ class TypingPkgPlugin(Plugin):
         super().set_modules(modules)
         self._jax.new_build()
         self._jax_signatures.clear()
+        for name in _CALL_LOOKUPS:
+            vars(self).pop(name, None)  # NumPy's arrays to promote again before each call hook
         for found in (
             self._found_functions,
             self._found_methods,
@@ -347,28 +362,6 @@ class TypingPkgPlugin(Plugin):
             self._found_function_signatures,
         ):
             found.clear()
-
-    def _memoised(
-        self, found: dict[str, _H | None], fullname: str, find: Callable[[str], _H | None]
-    ) -> _H | None:
-        """``find(fullname)``, remembered for the build once it is final.
-
-        mypy asks a hook for each call, method, attribute and signature it
-        checks, JAX's own code included (some 45,000 times for ``import
-        jax``), and the answer for a name is the same until the next build,
-        unless the lookup met a class or function not analysed yet (a module
-        later in the build): such an answer is ``_provisional``, found again
-        at the next asking.
-        """
-        try:
-            return found[fullname]
-        except KeyError:
-            pass
-        self._provisional = False
-        answer = find(fullname)
-        if not self._provisional:
-            found[fullname] = answer
-        return answer
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Make the rule set's name and sources part of mypy's cache key.
@@ -447,8 +440,7 @@ class TypingPkgPlugin(Plugin):
         return jax_array.additional_deps(file)
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        # Asked for every name in every type of the build: one dictionary lookup, and a prefix.
-        return self._type_hooks.get(fullname)
+        return self._type_hooks.get(fullname)  # replaced by the dictionary's get (__init__)
 
     def get_customize_class_mro_hook(
         self, fullname: str
@@ -473,15 +465,11 @@ class TypingPkgPlugin(Plugin):
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
-        return self._memoised(
-            self._found_method_signatures,
-            fullname,
-            lambda name: _in_program(self._method_signature_hook(name), _default_signature),
-        )
+        return self._found_method_signatures[fullname]  # replaced by its __getitem__ (__init__)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         self._promote_foreign_arrays()
-        return self._memoised(self._found_methods, fullname, self._method_hook_in_program)
+        return self._found_methods[fullname]
 
     def _method_hook_in_program(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         found = self._method_hook(fullname)
@@ -490,15 +478,11 @@ class TypingPkgPlugin(Plugin):
         return _in_program(found, _default_return)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        return self._memoised(
-            self._found_attributes,
-            fullname,
-            lambda name: _in_program(self._attribute_hook(name), _default_attribute),
-        )
+        return self._found_attributes[fullname]  # replaced by its __getitem__ (__init__)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         self._promote_foreign_arrays()
-        return self._memoised(self._found_functions, fullname, self._function_hook_in_program)
+        return self._found_functions[fullname]
 
     def _function_hook_in_program(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         found = self._function_hook(fullname)
@@ -509,11 +493,7 @@ class TypingPkgPlugin(Plugin):
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
-        return self._memoised(
-            self._found_function_signatures,
-            fullname,
-            lambda name: _in_program(self._function_signature_hook(name), _default_signature),
-        )
+        return self._found_function_signatures[fullname]  # replaced by its __getitem__ (__init__)
 
     def _method_signature_hook(
         self, fullname: str
@@ -595,6 +575,7 @@ class TypingPkgPlugin(Plugin):
         ours_file, theirs_file = modules.get(_ARRAY_MODULE), modules.get(_NDARRAY_MODULE)
         done = self._promoted_files
         if done and ours_file is done[0] and theirs_file is done[1]:
+            self._answer_calls_from_lookups()
             return
         ours = _class_in(ours_file, _ARRAY_NAME)
         if ours is None:
@@ -606,6 +587,14 @@ class TypingPkgPlugin(Plugin):
             self._promoted = key
         if theirs is not None:
             self._promoted_files = (ours_file, theirs_file)  # both found: nothing more to do
+            self._answer_calls_from_lookups()
+
+    def _answer_calls_from_lookups(self) -> None:
+        """Until the next build (``set_modules``), the call hooks are their lookups alone."""
+        vars(self).update(
+            get_function_hook=self._found_functions.__getitem__,
+            get_method_hook=self._found_methods.__getitem__,
+        )
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         found = self._function_hooks.get(fullname)
@@ -700,6 +689,38 @@ _AnyCtx = TypeVar(
 )
 _R = TypeVar("_R")
 _H = TypeVar("_H")
+
+
+class _Lookups(dict[str, _H | None]):
+    """A hook lookup's answers by name, each found once for the build.
+
+    mypy asks a hook for each call, method, attribute and signature it
+    checks, JAX's own code included, and the answer for a name is the same
+    until the next build, unless the lookup met a class or function not
+    analysed yet (a module later in the build): such an answer is the
+    plugin's ``_provisional``, found again at the next asking.  The plugin
+    answers mypy with this dictionary's own ``__getitem__``: a name asked
+    before costs no Python call.
+    """
+
+    __slots__ = ("_find", "_plugin")
+
+    def __init__(self, plugin: TypingPkgPlugin, find: Callable[[str], _H | None]) -> None:
+        super().__init__()
+        self._plugin = plugin
+        self._find = find
+
+    def __missing__(self, fullname: str) -> _H | None:
+        plugin = self._plugin
+        plugin._provisional = False
+        answer = self._find(fullname)
+        if not plugin._provisional:
+            self[fullname] = answer
+        return answer
+
+
+_CALL_LOOKUPS: Final = ("get_function_hook", "get_method_hook")
+"""The hooks answered by their lookups once NumPy's arrays are promoted in the build."""
 
 
 _INSTALLED_FILES: Final[dict[str, bool]] = {}

@@ -195,9 +195,12 @@ def jax_array_subclass(ctx: ClassDefContext) -> None:
     ``Array`` written as a base in ``typing_pkg`` itself is left alone.
     """
     info = ctx.cls.info
-    if info.fullname.startswith("typing_pkg.") or not any(
-        base.type.fullname == names.ARRAY for base in info.bases
-    ):
+    for base in info.bases:  # asked for every class of the build: a plain loop
+        if base.type.fullname == names.ARRAY:
+            break
+    else:
+        return
+    if info.fullname.startswith("typing_pkg."):
         return
     jax_array = _ready(ctx.api.lookup_fully_qualified_or_none(names.JAX_ARRAY))
     if jax_array is None:
