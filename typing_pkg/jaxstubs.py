@@ -691,6 +691,8 @@ def _overloads(
         if required & absent.keys():
             return []
         joined = _join_overloads(function, operands, fn, oracle, module, absent)
+        if joined and dtype_option is not None:  # the option's None must not take an Any
+            joined[:0] = _unknown_dtype_overload(function, None, dtype_option, fn, module, {})
         first, second = operands
         if not _optional(function, second, fn):
             return joined
@@ -1181,9 +1183,13 @@ def _sequence_overloads(
     var = module.keep(kept, one=True)
     absent = {o: "None" for o in kind.options if o in DTYPE_OPTIONS and _arg(fn, o) is not None}
     arr = module.array
-    return [
-        _signature(fn, {name: f"_typing.Sequence[{arr}[{var}]]", **absent}, f"{arr}[{var}]", module)
+    unknown = [  # a dtype of unknown value (typed Any) must not take the option's None
+        overload
+        for option in absent
+        for overload in _unknown_dtype_overload(function, None, option, fn, module, {})
     ]
+    sequence = f"_typing.Sequence[{arr}[{var}]]"
+    return [*unknown, _signature(fn, {name: sequence, **absent}, f"{arr}[{var}]", module)]
 
 
 def _relevant(kind: object) -> set[str]:

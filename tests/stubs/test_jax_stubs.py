@@ -164,6 +164,8 @@ def entropy(dtype: Any, hint: jax.Array | None = None) -> jax.Array:
     if hint is None:
         hint = jnp.zeros((3,), dtype=dtype)  # an array, not Unknown: hint is no longer None
     reveal_type(jnp.zeros((3,), dtype=dtype))
+    reveal_type(jnp.concatenate([i8, i8], dtype=dtype))  # a sequence's None takes no Any
+    reveal_type(jnp.matmul(i8, i8, preferred_element_type=dtype))  # nor two operands'
     return hint
 
 reveal_type(jnp.zeros((3,), dtype=jnp.float16))  # a known dtype is not taken for unknown
@@ -214,6 +216,8 @@ SEVERAL_EXPECTED = [
     "Any",  # and Any as Any
     "Array[float32]",
     "Array[Any]",  # a dtype of unknown value: an array of unknown dtype, not Unknown
+    "Array[Any]",  # with a sequence (not the sequence's int8)
+    "Array[Any]",  # with two operands (not their join)
     "Array[float16]",
 ]
 
