@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stubs import make_env, time_run  # noqa: E402
 
-from typing_pkg import jaxstubs  # noqa: E402
+from typing_pkg.stubgen import jax as jaxstubs  # noqa: E402
 
 PACKAGES: Final = ("jax-stubs", "typing_pkg-stubs")
 VARIANTS: Final = ("plain", "stubs")

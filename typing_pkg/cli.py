@@ -350,7 +350,7 @@ def _other_rules(root: Path, rules: RuleSet) -> str:
 
 
 def _jax_stubs(args: argparse.Namespace, rules: str, options: str) -> int:
-    from typing_pkg import jaxstubs
+    from typing_pkg.stubgen import jax as jaxstubs
 
     if args.out is None:
         raise UsageError("--jax writes typed JAX stubs: give the directory with --out DIR")

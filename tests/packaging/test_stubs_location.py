@@ -31,7 +31,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     site.mkdir()
     (site / "typing_pkg").symlink_to(ROOT / "typing_pkg", target_is_directory=True)
     stubgen.write(site)
-    monkeypatch.setattr(stubgen, "_SOURCE", site / "typing_pkg")
+    monkeypatch.setattr(stubgen.paths, "SOURCE", site / "typing_pkg")
     return site
 
 

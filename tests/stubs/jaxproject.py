@@ -14,7 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from typing_pkg import jaxstubs
+from typing_pkg.stubgen import jax as jaxstubs
 
 __all__ = ["venv_tool", "write_project"]
 

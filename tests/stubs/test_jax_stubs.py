@@ -13,7 +13,7 @@ from jaxproject import venv_tool, write_project
 
 from tools.conformance.checker_output import read_basedpyright
 
-from typing_pkg import jaxstubs
+from typing_pkg.stubgen import jax as jaxstubs
 
 PROGRAM = """\
 import jax

@@ -19,7 +19,7 @@ import pytest
 from jaxproject import venv_tool, write_project
 from lsp_client import Json, LanguageServer
 
-from typing_pkg import jaxstubs
+from typing_pkg.stubgen import jax as jaxstubs
 
 PROGRAM = """\
 import jax

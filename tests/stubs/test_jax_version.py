@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from typing_pkg import jaxstubs
+from typing_pkg.stubgen import jax as jaxstubs
 
 ROOT = Path(__file__).resolve().parents[2]
 

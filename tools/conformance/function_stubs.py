@@ -45,10 +45,10 @@ from tools.conformance.function_compare import (
 )
 from tools.conformance.function_program import Program, program
 from tools.conformance.truthfile import Cell, read_truth
-from typing_pkg import jaxstubs
 from typing_pkg.api import table
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import Undefined, get_rules
+from typing_pkg.stubgen import jax as jaxstubs
 
 __all__ = [
     "CHECKERS",
