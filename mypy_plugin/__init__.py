@@ -104,7 +104,17 @@ from mypy.plugin import (
 )
 from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, get_proper_type
 
-from mypy_plugin import dtype_names, hooks, inference, jax_api, jax_array, names, transforms, types
+from mypy_plugin import (
+    dtype_names,
+    hooks,
+    inference,
+    jax_api,
+    jax_array,
+    names,
+    program_types,
+    transforms,
+    types,
+)
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
@@ -306,10 +316,10 @@ class TypingPkgPlugin(Plugin):
             as_any = any_to_mypy or _any_to_mypy(ctx)
 
             def keep(typ: Type) -> Type:  # what mypy alone calls Any
-                return inference.as_mypy_any(ctx.api, typ, inferred_array())
+                return program_types.as_mypy_any(ctx.api, typ, inferred_array())
 
             if as_any:
-                result = inference.fits_context(ctx.api, keep(result))
+                result = program_types.fits_context(ctx.api, keep(result))
             else:  # a tuple JAX's types declare with Any items (a scan's stacked outputs)
                 result = types.where_any(ctx.default_return_type, result, keep)
             return adjust(ctx.api, ctx.context, result, any_to_mypy=as_any)
@@ -428,7 +438,7 @@ class TypingPkgPlugin(Plugin):
             module = module.rpartition(".")[0]
             tree = modules.get(module)
             if tree is not None:
-                answer = inference.is_program_module(tree)
+                answer = program_types.is_program_module(tree)
                 self._user_names[fullname] = (tree, answer)
                 return answer
         self._provisional = True  # no module of the build: not loaded yet
@@ -724,7 +734,7 @@ _CALL_LOOKUPS: Final = ("get_function_hook", "get_method_hook")
 
 
 _INSTALLED_FILES: Final[dict[str, bool]] = {}
-"""``inference.is_installed`` by path, for ``_in_library``."""
+"""``program_types.is_installed`` by path, for ``_in_library``."""
 
 
 def _in_library(api: object) -> bool:
@@ -734,7 +744,7 @@ def _in_library(api: object) -> bool:
         return False
     found = _INSTALLED_FILES.get(path)
     if found is None:
-        found = _INSTALLED_FILES[path] = inference.is_installed(path)
+        found = _INSTALLED_FILES[path] = program_types.is_installed(path)
     return found
 
 
@@ -844,7 +854,7 @@ def _call_callback(
     )
     # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
     # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
-    return inference.arrays_only(result) if traced else result
+    return program_types.arrays_only(result) if traced else result
 
 
 def plugin(version: str) -> type[Plugin]:

@@ -71,13 +71,12 @@ would be the function's ordinary check again (``Inference._discarded``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from contextlib import ExitStack
 from functools import partial
 from typing import Final
 
 from mypy.checker import TypeChecker
-from mypy.checkexpr import has_uninhabited_component
 from mypy.erasetype import remove_instance_last_known_values
 from mypy.errors import ErrorInfo, Errors, IterationDependentErrors, IterationErrorWatcher
 from mypy.nodes import (
@@ -89,43 +88,19 @@ from mypy.nodes import (
     ARG_STAR2,
     FUNC_NO_INFO,
     ArgKind,
-    AssignmentStmt,
-    Block,
-    CallExpr,
-    ClassDef,
     Context,
     Decorator,
     Expression,
-    ExpressionStmt,
-    FloatExpr,
-    ForStmt,
     FuncDef,
     FuncItem,
-    GlobalDecl,
-    IfStmt,
-    IntExpr,
     LambdaExpr,
-    ListExpr,
-    MatchStmt,
     MemberExpr,
     MypyFile,
     NameExpr,
-    NonlocalDecl,
-    OperatorAssignmentStmt,
-    OverloadedFuncDef,
-    RaiseStmt,
     ReturnStmt,
-    StarExpr,
-    Statement,
-    TryStmt,
-    TupleExpr,
     TypeInfo,
-    UnaryExpr,
     Var,
-    WhileStmt,
-    WithStmt,
 )
-from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import is_subtype
 from mypy.typeops import make_simplified_union
@@ -139,35 +114,42 @@ from mypy.types import (
     Type,
     TypeOfAny,
     TypeStrVisitor,
-    UnionType,
     UnpackType,
     get_proper_type,
-    has_type_vars,
 )
 
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
-from mypy_plugin.names import BUILTIN_SCALARS, NUMPY_NDARRAY
+from mypy_plugin.program_facts import (
+    Memo,
+    ModuleFacts,
+    RevealKey,
+    declare_any,
+    ends,
+    in_place_on_declared,
+    literal_value,
+)
+from mypy_plugin.program_types import (
+    as_mypy_any,
+    dtype_conflict,
+    erase_all,
+    erase_dtypes,
+    has_unknown_array,
+    is_program_class,
+    is_program_module,
+    known_dtypes,
+    program_arrays,
+    redefinition_allowed,
+    refine_dtypes,
+)
 from mypy_plugin.types import (
-    any_array,
-    array_class,
     classify,
     expand,
-    inferred,
     is_inferred,
 )
 
 __all__ = [
     "Inference",
-    "arrays_only",
-    "as_mypy_any",
-    "dtype_view",
-    "erase_dtypes",
-    "fits_context",
-    "has_unknown_array",
-    "is_program_module",
-    "program_arrays",
-    "redefinition_allowed",
 ]
 
 _NOT_A_CALL_OF_ITS_DEFINITION: Final = "typing_pkg.gradient."
@@ -178,764 +160,6 @@ _AFTER_MYPY: Final = 1
 """How deep specialisations may nest (a call in a specialised body specialises too)."""
 _OUR_CODES: Final = frozenset({DTYPE_PROMOTION.code, UNEXPECTED.code})
 _NARROWABLE: Final = frozenset({ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT})
-
-
-# ---------------------------------------------------------------------- the AST
-
-
-def _blocks(stmt: Statement) -> Iterator[Block]:
-    """The blocks of a compound statement (not of nested functions or classes)."""
-    if isinstance(stmt, IfStmt):
-        yield from stmt.body
-        if stmt.else_body is not None:
-            yield stmt.else_body
-    elif isinstance(stmt, ForStmt | WhileStmt):
-        yield stmt.body
-        if stmt.else_body is not None:
-            yield stmt.else_body
-    elif isinstance(stmt, WithStmt):
-        yield stmt.body
-    elif isinstance(stmt, TryStmt):
-        yield stmt.body
-        yield from stmt.handlers
-        if stmt.else_body is not None:
-            yield stmt.else_body
-        if stmt.finally_body is not None:
-            yield stmt.finally_body
-    elif isinstance(stmt, MatchStmt):
-        yield from stmt.bodies
-    elif isinstance(stmt, Block):
-        yield stmt
-
-
-def looped_over(body: list[Statement]) -> set[int]:
-    """The ids of the expressions the ``for`` statements of ``body`` iterate over, in nested
-    blocks, functions and classes too (comprehensions are expressions: not walked)."""
-    found: set[int] = set()
-    pending = list(body)
-    while pending:
-        stmt = pending.pop()
-        if isinstance(stmt, ForStmt):
-            found.add(id(stmt.expr))
-        if isinstance(stmt, Decorator):
-            pending += stmt.func.body.body
-        elif isinstance(stmt, FuncDef):
-            pending += stmt.body.body
-        elif isinstance(stmt, OverloadedFuncDef):
-            pending += [i.func if isinstance(i, Decorator) else i for i in stmt.items]
-            if stmt.impl is not None:
-                pending.append(stmt.impl)
-        elif isinstance(stmt, ClassDef):
-            pending += stmt.defs.body
-        else:
-            for block in _blocks(stmt):
-                pending += block.body
-    return found
-
-
-def _ends(block: Block) -> bool:
-    """Whether every path through ``block`` ends in ``return`` or ``raise``."""
-    if not block.body:
-        return False
-    last = block.body[-1]
-    if isinstance(last, ReturnStmt | RaiseStmt):
-        return True
-    if isinstance(last, IfStmt):
-        return last.else_body is not None and all(_ends(b) for b in (*last.body, last.else_body))
-    if isinstance(last, WithStmt):
-        return _ends(last.body)
-    if isinstance(last, TryStmt):
-        if last.finally_body is not None and _ends(last.finally_body):
-            return True
-        main = last.else_body if last.else_body is not None else last.body
-        return _ends(main) and all(_ends(h) for h in last.handlers)
-    if isinstance(last, Block):
-        return _ends(last)
-    if isinstance(last, ExpressionStmt) and isinstance(last.expr, CallExpr):
-        callee = last.expr.callee
-        return isinstance(callee, NameExpr) and callee.fullname in ("sys.exit", "builtins.exit")
-    return False
-
-
-class _Binding:
-    """An assignment binding names of a rebound variable: its value and the names, by position.
-
-    ``defines``: the first assignment of one of the names in its scope (a later
-    one rebinds it); otherwise it rebinds a name bound before.
-    """
-
-    __slots__ = ("defines", "names", "value")
-
-    def __init__(
-        self, value: Expression | Statement, names: list[NameExpr | None], defines: bool
-    ) -> None:
-        self.value = value
-        self.names = names
-        self.defines = defines
-
-
-class ModuleFacts:
-    """What the plugin needs from a module's AST, read once per tree.
-
-    ``functions``: every function defined in the module (methods and nested
-    ones too); ``returns``: each function's ``return`` statements (not those of
-    nested functions); ``bindings``: by the value (or the ``x += …`` statement),
-    each assignment to a variable its scope binds more than once.
-    """
-
-    def __init__(self, tree: MypyFile) -> None:
-        self.tree = tree
-        self.functions: dict[int, FuncItem] = {}
-        self.returns: dict[int, list[ReturnStmt]] = {}
-        self.bindings: dict[int, _Binding] = {}
-        self.constants: dict[int, tuple[Var, int | float]] = {}
-        """Variables assigned once, a number literal (``d_model, n = 8, 16``), by ``Var``."""
-        self.values: dict[int, tuple[Var, Expression]] = {}
-        """Variables bound once in their scope, with the value (``f32 = jnp.float32``)."""
-        self.parents: dict[int, FuncItem] = {}
-        """The function each nested function is defined in."""
-        self.variables: dict[int, list[Var]] = {}
-        """The variables each function's body infers the type of (its nested functions' too)."""
-        self.attribute_definitions: dict[int, MemberExpr] = {}
-        """``self.x = value`` defining an attribute its class's methods bind more than once
-        (``self.blocks = create_block(…)``, then ``self.blocks = nnx.List(…)``), by the
-        value's id."""
-        self._attribute_bindings: dict[tuple[int, str], list[tuple[Expression, MemberExpr]]] = {}
-        self.rebound_functions: set[int] = set()
-        """Decorated functions whose name their scope binds again (``f = jit(partial(f, …))``)."""
-        self.discarded: dict[int, CallExpr] = {}
-        """Calls whose value is discarded (an expression statement: ``main()``), by id."""
-        self.memo: dict[tuple[int, tuple[Type, ...]], _Memo] = {}
-        """Specialisations that hold for the whole module (see ``Inference._specialise``)."""
-        self.memo_owner: tuple[object, int] | None = None
-        """The check (the checker and its pass) ``memo`` belongs to."""
-        self._enclosing: list[FuncItem] = []
-        self._rebound_elsewhere: set[str] = set()
-        """Names a nested scope declares ``global`` or ``nonlocal`` (bound there too)."""
-        self._scope(tree.defs, set(), None)
-        for bindings in self._attribute_bindings.values():
-            if len(bindings) > 1:
-                self.attribute_definitions.update(
-                    (id(value), target) for value, target in bindings if target.is_inferred_def
-                )
-
-    def _scope(
-        self,
-        body: list[Statement],
-        params: set[str],
-        function: FuncItem | None,
-        annotated: frozenset[str] = frozenset(),
-    ) -> None:
-        """Read one scope (a module, class body or function body) in textual order.
-
-        ``annotated``: the parameters with an annotation, declared like annotated variables.
-        """
-        declared: set[str] = set(annotated)
-        self._declarations(body, declared)
-        returns: list[ReturnStmt] = []
-        assignments: list[tuple[Expression | Statement, list[NameExpr | None]]] = []
-        other: set[str] = set()
-        variables: list[Var] = []
-        self._walk(body, declared, returns, assignments, other, variables)
-        if function is not None:
-            self.returns[id(function)] = returns
-            self.variables[id(function)] = variables
-        counts: dict[str, int] = dict.fromkeys((*params, *other, *declared), 1)
-        for _, names in assignments:
-            for name in names:
-                if name is not None:
-                    counts[name.name] = counts.get(name.name, 0) + 1
-        for value, names in assignments:
-            for name, item in zip(names, _items(value, len(names)), strict=True):
-                if (
-                    name is None
-                    or item is None
-                    or counts.get(name.name) != 1
-                    or name.name in self._rebound_elsewhere
-                    or not isinstance(name.node, Var)
-                ):
-                    continue
-                self.values[id(name.node)] = (name.node, item)
-                literal = _literal(item)
-                if literal is not None:
-                    self.constants[id(name.node)] = (name.node, literal)
-        assigned = {n.name for _, names in assignments for n in names if n is not None}
-        self.rebound_functions.update(
-            id(stmt.func) for stmt in body if isinstance(stmt, Decorator) and stmt.name in assigned
-        )
-        rebound = {name for name, count in counts.items() if count > 1}
-        seen = set(params)
-        for value, names in assignments:
-            kept = [n if n is not None and n.name in rebound else None for n in names]
-            if any(n is not None for n in kept):
-                defines = any(n is not None and n.name not in seen for n in kept)
-                if defines:
-                    kept = [n if n is not None and n.name not in seen else None for n in kept]
-                self.bindings[id(value)] = _Binding(value, kept, defines)
-            seen.update(n.name for n in names if n is not None)
-
-    def _declarations(self, body: list[Statement], declared: set[str]) -> None:
-        """Names the scope annotates, or declares global or nonlocal: never ours to widen."""
-        for stmt in body:
-            if isinstance(stmt, AssignmentStmt) and stmt.unanalyzed_type is not None:
-                declared.update(n.name for n in stmt.lvalues if isinstance(n, NameExpr))
-            elif isinstance(stmt, GlobalDecl | NonlocalDecl):
-                declared.update(stmt.names)
-                self._rebound_elsewhere.update(stmt.names)
-            for block in _blocks(stmt):
-                self._declarations(block.body, declared)
-
-    def _walk(
-        self,
-        body: list[Statement],
-        declared: set[str],
-        returns: list[ReturnStmt],
-        assignments: list[tuple[Expression | Statement, list[NameExpr | None]]],
-        other: set[str],
-        variables: list[Var],
-    ) -> None:
-        for stmt in body:
-            if isinstance(stmt, ForStmt):
-                other.update(n.name for n in _target_names(stmt.index))
-                variables += _inferred_targets(stmt.index)
-            elif isinstance(stmt, WithStmt):
-                for target in stmt.target:
-                    if target is not None:
-                        other.update(n.name for n in _target_names(target))
-                        variables += _inferred_targets(target)
-            if isinstance(stmt, AssignmentStmt):
-                for lvalue in stmt.lvalues:
-                    variables += _inferred_targets(lvalue)
-                    self._attribute_binding(lvalue, stmt.rvalue)
-                if stmt.unanalyzed_type is None:
-                    for lvalue in stmt.lvalues:
-                        names = _positions(lvalue, declared)
-                        if names is not None:
-                            assignments.append((stmt.rvalue, names))
-            elif isinstance(stmt, OperatorAssignmentStmt):
-                names = _positions(stmt.lvalue, declared)
-                if names is not None and len(names) == 1:
-                    assignments.append((stmt, names))
-            elif isinstance(stmt, ReturnStmt):
-                returns.append(stmt)
-            elif isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, CallExpr):
-                self.discarded[id(stmt.expr)] = stmt.expr
-            elif isinstance(stmt, FuncDef):
-                self._function(stmt)
-                variables += self.variables.get(id(stmt), [])
-            elif isinstance(stmt, Decorator):
-                self._function(stmt.func)
-                variables += self.variables.get(id(stmt.func), [])
-            elif isinstance(stmt, OverloadedFuncDef):
-                for item in stmt.items:
-                    if isinstance(item, Decorator):
-                        self._function(item.func)
-                    elif isinstance(item, FuncDef):
-                        self._function(item)
-                if isinstance(stmt.impl, Decorator):
-                    self._function(stmt.impl.func)
-                elif isinstance(stmt.impl, FuncDef):
-                    self._function(stmt.impl)
-            elif isinstance(stmt, ClassDef):
-                self._scope(stmt.defs.body, set(), None)
-            else:
-                for block in _blocks(stmt):
-                    self._walk(block.body, declared, returns, assignments, other, variables)
-
-    def _attribute_binding(self, target: Expression, value: Expression) -> None:
-        """Count ``self.x = value`` in a method (``self``: the method's first parameter)."""
-        if not isinstance(target, MemberExpr) or not isinstance(target.expr, NameExpr):
-            return
-        method = self._enclosing[-1] if self._enclosing else None
-        if not isinstance(method, FuncDef) or method.info is FUNC_NO_INFO or not method.arguments:
-            return
-        if target.expr.name != method.arguments[0].variable.name:
-            return
-        key = (id(method.info), target.name)
-        self._attribute_bindings.setdefault(key, []).append((value, target))
-
-    def _function(self, func: FuncItem) -> None:
-        self.functions[id(func)] = func
-        if self._enclosing:
-            self.parents[id(func)] = self._enclosing[-1]
-        params = {arg.variable.name for arg in func.arguments}
-        annotated = frozenset(
-            arg.variable.name for arg in func.arguments if arg.type_annotation is not None
-        )
-        self._enclosing.append(func)
-        self._scope(func.body.body, params, func, annotated)
-        self._enclosing.pop()
-
-
-def _positions(target: Expression, declared: set[str]) -> list[NameExpr | None] | None:
-    """The names an assignment target binds, by position (``None``: not a plain name).
-
-    ``_`` is never one: mypy lets it take any type at each binding (``_, u, _ = carry``).
-    """
-    if isinstance(target, NameExpr):
-        return [target] if target.name not in declared and target.name != "_" else None
-    if isinstance(target, TupleExpr | ListExpr):
-        return [
-            i if isinstance(i, NameExpr) and i.name not in declared and i.name != "_" else None
-            for i in target.items
-        ]
-    return None
-
-
-def _literal(expr: Expression) -> int | float | None:
-    """The value of a number literal (``8``, ``-0.5``), else ``None``."""
-    if isinstance(expr, IntExpr | FloatExpr):
-        return expr.value
-    if (
-        isinstance(expr, UnaryExpr)
-        and expr.op == "-"
-        and isinstance(expr.expr, IntExpr | FloatExpr)
-    ):
-        return -expr.expr.value
-    return None
-
-
-def _items(value: Expression | Statement, count: int) -> list[Expression | None]:
-    """The value each of ``count`` targets is bound to (``a, b = 8, 16``), ``None`` if unknown."""
-    if count == 1 and isinstance(value, Expression):
-        return [value]
-    if isinstance(value, TupleExpr) and len(value.items) == count:
-        return list(value.items)
-    return [None] * count
-
-
-def _declare_any(api: TypeChecker, target: NameExpr | MemberExpr, var: Var, value: Type) -> Type:
-    """Declare ``var`` (what ``target`` binds) ``Any``, as mypy alone does, narrowed to ``value``.
-
-    A variable declared elsewhere (a class attribute, in the class body) is left as it is.
-    """
-    if var.type is not None and not isinstance(get_proper_type(var.type), AnyType):
-        return value
-    any_type = AnyType(TypeOfAny.special_form)
-    var.type = any_type  # the design's side effect (see the module docs)
-    api.binder.put(target, value)
-    return any_type
-
-
-def _in_place_on_declared(api: TypeChecker, context: Context, result: Type) -> Type:
-    """``x op= y`` on a name the program declared: its declaration, where it holds the result.
-
-    A value narrowed further than its declaration (``x: jax.Array``, then ``x =
-    jnp.argsort(x)``) takes any value the declaration accepts: ``x /= n`` makes
-    it ``float32``, as JAX rebinds it.  mypy checks the result against the
-    narrowed type, and keeps that: the check gets the declaration (of unknown
-    dtypes there), the name is narrowed to the result.
-    A result the declaration refuses stays (``a: Array[int8]; a += b`` of
-    ``int16``: reported).
-    """
-    if not isinstance(context, OperatorAssignmentStmt) or not isinstance(context.lvalue, NameExpr):
-        return result
-    var = context.lvalue.node
-    if not isinstance(var, Var) or var.is_inferred or var.type is None:
-        return result
-    narrowed = api.lookup_type_or_none(context.lvalue)
-    if narrowed is None or is_subtype(result, narrowed) or not is_subtype(result, var.type):
-        return result
-    api.binder.put(context.lvalue, result)  # mypy leaves the name narrowed as it was
-    return var.type
-
-
-def _inferred_targets(target: Expression) -> list[Var]:
-    """The variables an assignment target defines by inference (``x``, ``self.x``, ``a, *b``)."""
-    if isinstance(target, NameExpr):
-        return [target.node] if target.is_inferred_def and isinstance(target.node, Var) else []
-    if isinstance(target, MemberExpr):
-        return [target.def_var] if target.is_inferred_def and target.def_var is not None else []
-    if isinstance(target, StarExpr):
-        return _inferred_targets(target.expr)
-    if isinstance(target, TupleExpr | ListExpr):
-        return [v for item in target.items for v in _inferred_targets(item)]
-    return []
-
-
-def _target_names(target: Expression) -> list[NameExpr]:
-    if isinstance(target, NameExpr):
-        return [target]
-    if isinstance(target, TupleExpr | ListExpr):
-        return [n for item in target.items for n in _target_names(item)]
-    return []
-
-
-# -------------------------------------------------------------------- the types
-
-
-_INSTALLED: Final = ("site-packages", "dist-packages")
-
-
-def is_installed(path: str) -> bool:
-    """Whether ``path`` is a file of an installed package (under ``site-packages``)."""
-    return any(part in _INSTALLED for part in path.replace("\\", "/").split("/"))
-
-
-def is_program_module(tree: MypyFile) -> bool:
-    """Whether a module is the program's own: checked from source, not an installed package's."""
-    return not tree.is_stub and not is_installed(tree.path)
-
-
-def has_unknown_array(typ: Type, *, any_counts: bool = True) -> bool:
-    """Whether ``typ`` is ``Any`` (unless not ``any_counts``) or holds an array of unknown dtype
-    (something to narrow)."""
-    proper = expand(typ)
-    if proper is None:
-        return False
-    if isinstance(proper, AnyType):
-        return any_counts
-    if isinstance(proper, Instance):
-        operand = classify(proper)
-        if operand is not None and operand.is_array:
-            return operand.name is None  # ours, or NumPy's
-        return any(has_unknown_array(arg, any_counts=any_counts) for arg in proper.args)
-    if isinstance(proper, TupleType | UnionType):
-        return any(has_unknown_array(item, any_counts=any_counts) for item in proper.items)
-    return False
-
-
-def _known_dtypes(typ: Type) -> bool:
-    """Whether ``typ`` holds an array (or NumPy array or scalar, or dtype) of known dtype."""
-    proper = expand(typ)
-    if proper is None:
-        return False
-    if isinstance(proper, Instance):
-        operand = classify(proper)
-        if (
-            operand is not None
-            and operand.name is not None
-            and (operand.is_array or not proper.type.fullname.startswith("builtins."))
-        ):
-            return True
-        return any(_known_dtypes(arg) for arg in proper.args)
-    if isinstance(proper, TupleType | UnionType):
-        return any(_known_dtypes(item) for item in proper.items)
-    return False
-
-
-def erase_dtypes(typ: Type) -> Type:
-    """Return ``typ`` with every array of ours made one of unknown dtype (``Array[Any]``).
-
-    ``typ`` itself when it holds no array of a known dtype.
-    """
-    proper = expand(typ)
-    if proper is None:
-        return typ
-    if isinstance(proper, Instance):
-        array = array_class(proper.type)
-        if array is not None:
-            operand = classify(proper)
-            return typ if operand is None or operand.name is None else any_array(array)
-        if proper.type.fullname == NUMPY_NDARRAY:
-            return _erase_ndarray(proper) or typ
-        if proper.args:
-            args = [erase_dtypes(a) for a in proper.args]
-            if any(a is not b for a, b in zip(args, proper.args, strict=True)):
-                return proper.copy_modified(args=args)
-        return typ
-    if isinstance(proper, TupleType):
-        items = [erase_dtypes(i) for i in proper.items]
-        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
-            return proper.copy_modified(items=items)
-        return typ
-    if isinstance(proper, UnionType):
-        items = [erase_dtypes(i) for i in proper.items]
-        if any(a is not b for a, b in zip(items, proper.items, strict=True)):
-            return make_simplified_union(items)
-        return typ
-    return typ
-
-
-def _erase_ndarray(array: Instance) -> Instance | None:
-    """``ndarray[tuple[Any, ...], dtype[Any]]`` for a NumPy array whose shape or dtype is known.
-
-    A rebound NumPy variable (``x = load()`` then ``x = x.astype(np.float32) / 255``)
-    changes dtype and shape, both of which NumPy's stubs spell out; ``None``
-    when neither is known (nothing to erase).
-    """
-    if len(array.args) != 2:
-        return None
-    shape, dtype = (get_proper_type(a) for a in array.args)
-    known_shape = not (
-        isinstance(shape, AnyType)
-        or (
-            isinstance(shape, Instance)
-            and shape.type.fullname == "builtins.tuple"
-            and all(isinstance(get_proper_type(a), AnyType) for a in shape.args)
-        )
-    )
-    any_type = AnyType(TypeOfAny.special_form)
-    known_dtype = (
-        isinstance(dtype, Instance)
-        and len(dtype.args) == 1
-        and not isinstance(get_proper_type(dtype.args[0]), AnyType)
-    )
-    if not (known_shape or known_dtype):
-        return None
-    new_dtype = (
-        dtype.copy_modified(args=[any_type])
-        if isinstance(dtype, Instance) and len(dtype.args) == 1
-        else any_type
-    )
-    return array.copy_modified(args=[any_type, new_dtype])
-
-
-def arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None = None) -> Type:
-    """``typ`` where it holds arrays, ``Any`` elsewhere: what may replace mypy's ``Any``.
-
-    An unannotated function's call is ``Any`` to mypy, and so is a call of a
-    function JAX's ``jit`` wraps: the plugin gives the arrays they return, in
-    tuples, lists and dicts (``dict[str, Array[float32]]``; ``(loss, 0)`` is
-    ``tuple[Array[float32], Any]``), NumPy's scalars and, where ``program_class`` says so,
-    instances of the program's own classes (its NamedTuples, dataclasses).
-    Everything else — a library's class (``jraph.GraphsTuple``, whose field
-    annotations are narrower than what its users store), a callable, a
-    number, ``None``, a container without arrays — stays ``Any``, mypy's own
-    answer: it would add errors that are no dtype bugs.
-    """
-    kept, _ = _arrays_only(typ, program_class)
-    return kept
-
-
-def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) -> tuple[Type, bool]:
-    """``arrays_only``'s answer, and whether it holds an array (else it is ``Any``)."""
-    any_type = AnyType(TypeOfAny.special_form)
-    proper = expand(typ)
-    if proper is None:
-        return any_type, False
-    if isinstance(proper, Instance):
-        operand = classify(proper)
-        if operand is not None and (
-            operand.is_array or not proper.type.fullname.startswith("builtins.")
-        ):  # an array, or a NumPy scalar (an ndarray's x.sum() where NumPy says Any)
-            return typ, True
-        if proper.type.fullname in _CONTAINERS and proper.args:
-            keyed = proper.type.fullname == "builtins.dict"
-            values = proper.args[1:] if keyed else proper.args
-            mapped = [_arrays_only(arg, program_class) for arg in values]
-            if not any(has for _, has in mapped):
-                return any_type, False
-            args = [*proper.args[:1], *(t for t, _ in mapped)] if keyed else [t for t, _ in mapped]
-            if all(a is b for a, b in zip(args, proper.args, strict=True)):
-                return typ, True
-            return proper.copy_modified(args=args), True
-        if program_class is not None and program_class(proper.type):
-            return typ, True
-    if isinstance(proper, TupleType):
-        fallback = proper.partial_fallback.type
-        if fallback.fullname != "builtins.tuple":
-            if program_class is None:
-                return any_type, False
-            if program_class(fallback):
-                return typ, True
-            if proper.items and all(_is_array_type(i) for i in proper.items):
-                return typ, True  # a library's NamedTuple of arrays (jnp.linalg.eigh's)
-            return any_type, False
-        pairs = [_arrays_only(item, program_class) for item in proper.items]
-        if not any(has for _, has in pairs):
-            return any_type, False
-        items = [t for t, _ in pairs]
-        if all(a is b for a, b in zip(items, proper.items, strict=True)):
-            return typ, True
-        return proper.copy_modified(items=items), True
-    if isinstance(proper, UnionType):
-        pairs = [_arrays_only(item, program_class) for item in proper.items]
-        if all(has and t is item for (t, has), item in zip(pairs, proper.items, strict=True)):
-            return typ, True
-    return any_type, False
-
-
-def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
-    """``arrays_only(typ)``, keeping the program's own concrete classes (its NamedTuples)."""
-    if not isinstance(api, TypeChecker):
-        return arrays_only(typ)
-    return arrays_only(typ, lambda info: _program_class(api, info))
-
-
-def as_mypy_any(api: CheckerPluginInterface, typ: Type, inferred_array: TypeInfo | None) -> Type:
-    """What the plugin gives a value that mypy alone types ``Any``.
-
-    A Python scalar it computed stays (``2**32`` is ``int``; typeshed says
-    ``Any``); anything else keeps its arrays, NumPy scalars and the program's
-    concrete classes (``program_arrays``), its arrays ``InferredArray``
-    (accepted wherever ``Any`` is; ``inferred_array`` is ``None`` without one).
-    """
-    proper = get_proper_type(typ)
-    if isinstance(proper, Instance) and proper.type.fullname in BUILTIN_SCALARS:
-        return typ
-    kept = program_arrays(api, typ)
-    return kept if inferred_array is None else inferred(kept, inferred_array)
-
-
-def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
-    """``typ``, or ``Any`` where the type mypy expects of the expression refuses it.
-
-    For a value that is ``Any`` to mypy alone: what mypy alone accepts stays
-    accepted (jaxopt binds what an unannotated helper returns, a
-    ``KKTSolution``, to a parameter declared ``Optional[Array]``; it may be
-    returned or passed on as well).  The expected type is the declared
-    variable's, the function's return type or the parameter's; a generic one
-    (type variables) is left to mypy, as is the one mypy builds for an unpacking.
-    """
-    if not isinstance(api, TypeChecker):
-        return typ
-    contexts = api.expr_checker.type_context
-    expected = contexts[-1] if contexts else None
-    if (
-        expected is None
-        or has_type_vars(expected)
-        or has_uninhabited_component(expected)  # mypy's own guess: ``(x, *rest), aux = f()``
-        or is_subtype(typ, expected)
-    ):
-        return typ
-    return AnyType(TypeOfAny.special_form)
-
-
-def _is_array_type(typ: Type) -> bool:
-    """Whether ``typ`` is an array (ours, JAX's or NumPy's), not a union."""
-    proper = expand(typ)
-    if not isinstance(proper, Instance):
-        return False
-    operand = classify(proper)
-    return operand is not None and operand.is_array
-
-
-def refine_dtypes(
-    declared: Type, found: Type, program_class: Callable[[TypeInfo], bool] | None = None
-) -> Type:
-    """``declared`` with the dtypes ``found`` (a subtype of it) knows: nothing else of it.
-
-    A specialised body's result refines its declared return type only where
-    the declaration leaves a dtype open (``jax.Array``) or says ``Any`` (there,
-    ``arrays_only``): ``-> tuple[Any, list[Any], jax.Array]`` stays so but for
-    the array's dtype; the body's ``list[Scope]`` would add errors that are no
-    dtype bug (Flax's ``module_scopes = module_scopes[0]``).
-    """
-    wanted = expand(declared)
-    proper = expand(found)
-    if wanted is None or proper is None:
-        return declared
-    if isinstance(wanted, AnyType):
-        return arrays_only(found, program_class)
-    if isinstance(wanted, Instance):
-        operand = classify(wanted)
-        if operand is not None and operand.is_array:
-            return found if operand.name is None and isinstance(proper, Instance) else declared
-        if isinstance(proper, Instance) and proper.type is wanted.type and wanted.args:
-            args = _refine_each(wanted.args, proper.args, program_class)
-            return declared if args is None else wanted.copy_modified(args=args)
-        return declared
-    if isinstance(wanted, TupleType) and isinstance(proper, TupleType):
-        items = _refine_each(wanted.items, proper.items, program_class)
-        return declared if items is None else wanted.copy_modified(items=items)
-    return declared
-
-
-def _refine_each(
-    wanted: Sequence[Type],
-    found: Sequence[Type],
-    program_class: Callable[[TypeInfo], bool] | None,
-) -> list[Type] | None:
-    """``refine_dtypes`` item by item; ``None`` when nothing changes (or the lengths differ)."""
-    if len(wanted) != len(found):
-        return None
-    refined = [refine_dtypes(a, b, program_class) for a, b in zip(wanted, found, strict=True)]
-    return None if all(a is b for a, b in zip(refined, wanted, strict=True)) else refined
-
-
-def dtype_view(function: CallableType) -> CallableType:
-    """``function`` as JAX's ``jit`` shows it, but for its dtypes.
-
-    JAX types a jitted function's call ``(*args, **kwargs) -> Any``.  The
-    plugin keeps what a dtype depends on: parameters that hold an array of a
-    known dtype (``x: Array[bfloat16]``: passing float32 data is a dtype
-    bug) and the arrays of the result (``arrays_only``); every other
-    parameter takes anything and every other result is ``Any``, as JAX's
-    wrapper has them.  A method's parameters all take anything.
-    """
-    any_type = AnyType(TypeOfAny.special_form)
-    ret = arrays_only(function.ret_type)
-    definition = function.definition
-    if isinstance(definition, FuncItem) and definition.info is not FUNC_NO_INFO:
-        # A method: JAX's wrapper has no arity either, and a subclass's jitted method
-        # may take other parameters than its base's (mypy would call it an override error).
-        return function.copy_modified(
-            arg_types=[any_type, any_type],
-            arg_kinds=[ARG_STAR, ARG_STAR2],
-            arg_names=[None, None],
-            ret_type=ret,
-        )
-    args = [t if _known_dtypes(t) else any_type for t in function.arg_types]
-    return function.copy_modified(arg_types=args, ret_type=ret)
-
-
-_CONTAINERS: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
-
-
-def _program_class(api: TypeChecker, info: TypeInfo) -> bool:
-    """Whether ``info`` is a concrete class the program defines (not a library's, not a builtin).
-
-    An abstract class is not one: its instances are its subclasses', whose own
-    methods the program calls (kfac-jax's ``LossFunction``).
-    """
-    tree = api.modules.get(info.module_name)
-    return tree is not None and is_program_module(tree) and not info.is_abstract
-
-
-def erase_all(typ: Type) -> Type:
-    """``typ`` with every array of ours of unknown dtype, and ``Any`` where it has ``Any``."""
-    proper = get_proper_type(typ)
-    if isinstance(proper, UnionType) and any(
-        isinstance(get_proper_type(i), AnyType) for i in proper.items
-    ):
-        return AnyType(TypeOfAny.special_form)
-    return erase_dtypes(typ)
-
-
-def _dtype_conflict(declared: Type, value: Type) -> bool:
-    """Whether assigning ``value`` to a variable declared ``declared`` fails only by dtype."""
-    if is_subtype(value, declared):
-        return False
-    return is_subtype(erase_dtypes(value), erase_dtypes(declared))
-
-
-def redefinition_allowed(options: Options) -> bool:
-    """Whether mypy lets a variable be redefined with another type (``allow_redefinition_new``).
-
-    mypy 1.x calls the mode ``allow_redefinition_new``; mypy 2 made it
-    ``allow_redefinition`` (the old mode being ``allow_redefinition_old``).
-    """
-    if hasattr(options, "allow_redefinition_old"):
-        return bool(options.allow_redefinition)
-    return bool(getattr(options, "allow_redefinition_new", False))
-
-
-# ------------------------------------------------------------- specialisation
-
-
-_RevealKey = tuple[str, int, int, int | None, int | None]
-"""A body's ``reveal_type``: its module's path (and a NUL), line, column, end line, end column."""
-
-
-class _Memo:
-    """One specialisation: its result, and what it reported (reported again at each use: the
-    first report may have been made where mypy discards diagnostics, as it does when it
-    tries an overload or infers a type argument)."""
-
-    __slots__ = ("defn", "errors", "result", "reveals")
-
-    def __init__(
-        self,
-        defn: FuncItem,
-        result: Type | None,
-        errors: list[ErrorInfo],
-        reveals: IterationDependentErrors | None,
-    ) -> None:
-        self.defn = defn
-        self.result = result
-        self.errors = errors
-        self.reveals = reveals
 
 
 class Inference:
@@ -965,20 +189,20 @@ class Inference:
         self._libraries: dict[str, MypyFile] = {}
         """The modules (trees) seen that are not the program's: no facts to read."""
         self._memo_owner: tuple[object, object] | None = None
-        self._memo: dict[tuple[int, tuple[Type, ...]], _Memo] = {}
+        self._memo: dict[tuple[int, tuple[Type, ...]], Memo] = {}
         self._active: list[FuncItem] = []
         self._cuts = 0
         """How many specialisations recursion or the depth bound cut (see ``_module_memo``)."""
         self._pending_errors: list[ErrorInfo] = []
-        self._pending_reveals: set[_RevealKey] = set()
+        self._pending_reveals: set[RevealKey] = set()
         """What the specialised checks found, reported when the outermost one is done."""
         self._closures: dict[int, tuple[FuncItem, FuncItem, list[tuple[Var, Type | None]]]] = {}
         """For a nested function: its enclosing function and that one's parameters, as its
         last specialised check had them (a closure returned and called later sees them)."""
         self._narrowed: set[int] = set()
         """The parameters (``Var`` ids) the active specialised checks narrowed."""
-        self._reveals: dict[_RevealKey, list[Type]] = {}
-        self._notes: dict[_RevealKey, tuple[str, ErrorInfo]] = {}
+        self._reveals: dict[RevealKey, list[Type]] = {}
+        self._notes: dict[RevealKey, tuple[str, ErrorInfo]] = {}
         """The note last reported for each ``reveal_type`` of a specialised body, and its file."""
 
     # ------------------------------------------------------------ module facts
@@ -1071,7 +295,7 @@ class Inference:
             return self._define_attribute(api, attribute, result)
         found = facts.bindings.get(id(context))
         if found is None or found.value is not context:
-            return _in_place_on_declared(api, context, result)
+            return in_place_on_declared(api, context, result)
         if found.defines:
             one: Callable[[TypeChecker, NameExpr | None, Type], Type] = partial(
                 self._define_one, as_any=any_to_mypy
@@ -1116,7 +340,7 @@ class Inference:
             # Any to mypy alone (a helper's result, a pytree jax.tree.map builds): the variable
             # is declared Any as mypy alone declares it (any later value is accepted), and
             # narrowed to the value's dtypes.
-            return _declare_any(api, name, name.node, value)
+            return declare_any(api, name, name.node, value)
         erased = erase_dtypes(value)
         if erased is value or not is_subtype(value, erased):
             return value
@@ -1136,7 +360,7 @@ class Inference:
         ``Block``, or to an ``nnx.List`` of them), and narrowed to the value.
         """
         var = target.def_var
-        return value if var is None else _declare_any(api, target, var, value)
+        return value if var is None else declare_any(api, target, var, value)
 
     def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""
@@ -1168,7 +392,7 @@ class Inference:
             # parameter rebound to jnp.moveaxis(…) where JAX declares a Sequence).
             var.is_inferred = True
             return as_mypy_any(api, value, self._inferred_array())
-        if not _dtype_conflict(declared, value):
+        if not dtype_conflict(declared, value):
             return value
         widened = erase_dtypes(declared)
         var.type = erase_dtypes(own)  # the design's side effect (see the module docs)
@@ -1280,7 +504,7 @@ class Inference:
                     "builtins.tuple", [api.named_type("builtins.object")]
                 )
                 new_args[formal] = UnpackType(TupleType(items, fallback))
-                narrowed = narrowed or any(_known_dtypes(a) for a in items)
+                narrowed = narrowed or any(known_dtypes(a) for a in items)
                 continue
             if not actuals and kind in (ARG_OPT, ARG_NAMED_OPT):
                 initializer = defn.arguments[formal].initializer
@@ -1295,7 +519,7 @@ class Inference:
             actual = _argument_type(actuals[0])
             if is_subtype(actual, declared) and not isinstance(get_proper_type(actual), AnyType):
                 new_args[formal] = actual
-                narrowed = narrowed or _known_dtypes(actual)
+                narrowed = narrowed or known_dtypes(actual)
         declared_ret = base.ret_type
         unannotated = defn.type is None or (
             isinstance(defn, FuncDef) and defn.unanalyzed_type is None
@@ -1324,7 +548,7 @@ class Inference:
             return program_arrays(api, result)
         if not is_subtype(result, declared_ret):
             return default
-        return refine_dtypes(declared_ret, result, lambda info: _program_class(api, info))
+        return refine_dtypes(declared_ret, result, lambda info: is_program_class(api, info))
 
     def _discarded(
         self, api: TypeChecker, defn: FuncItem, context: Context, unannotated: bool
@@ -1414,7 +638,7 @@ class Inference:
             result, errors, reveals = self._check(api, defn, override, reveals=narrowed)
         finally:
             self._narrowed -= added
-        memo[key] = entry = _Memo(defn, result, errors, reveals)
+        memo[key] = entry = Memo(defn, result, errors, reveals)
         if (
             shared is not None
             and cuts == self._cuts
@@ -1427,7 +651,7 @@ class Inference:
 
     def _module_memo(
         self, api: TypeChecker, defn: FuncItem
-    ) -> dict[tuple[int, tuple[Type, ...]], _Memo] | None:
+    ) -> dict[tuple[int, tuple[Type, ...]], Memo] | None:
         """The memo shared by every check of this pass over the module, if ``defn`` may use it.
 
         A specialisation is a function of the body and the argument types, so
@@ -1450,7 +674,7 @@ class Inference:
             facts.memo = {}
         return facts.memo
 
-    def _current_memo(self, api: TypeChecker) -> dict[tuple[int, tuple[Type, ...]], _Memo]:
+    def _current_memo(self, api: TypeChecker) -> dict[tuple[int, tuple[Type, ...]], Memo]:
         """The memo of the top-level target being checked (a new one for each new check)."""
         if self._active:
             return self._memo
@@ -1569,7 +793,7 @@ class Inference:
             if typ is None:
                 return None
             found.append(typ)
-        if not _ends(defn.body):
+        if not ends(defn.body):
             found.append(NoneType())
         if not found:
             return NoneType()
@@ -1627,7 +851,7 @@ class Inference:
             self._pending_errors = []
             self._pending_reveals = set()
 
-    def _replace_note(self, errors: Errors, key: _RevealKey, info: ErrorInfo) -> None:
+    def _replace_note(self, errors: Errors, key: RevealKey, info: ErrorInfo) -> None:
         """Keep only the latest union note of a ``reveal_type`` (it holds the earlier ones).
 
         mypy drops a note that repeats one on the same line: were the earlier,
@@ -1648,7 +872,7 @@ class Inference:
 
 def _default_type(api: TypeChecker, default: Expression | None) -> Type | None:
     """The type of a literal default value (``eps=1e-5`` is a ``float``), else ``None``."""
-    value = None if default is None else _literal(default)
+    value = None if default is None else literal_value(default)
     if isinstance(value, bool) or value is None:
         if isinstance(default, NameExpr) and default.fullname in (
             "builtins.True",

@@ -78,7 +78,7 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_undefined_call, error_unexpected
-from mypy_plugin.inference import looped_over
+from mypy_plugin.program_facts import looped_over
 from mypy_plugin.types import (
     Lookup,
     array_class,

@@ -69,8 +69,8 @@ from mypy.types import (
 
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry, withdraw
-from mypy_plugin.inference import (
-    Inference,
+from mypy_plugin.inference import Inference
+from mypy_plugin.program_types import (
     arrays_only,
     as_mypy_any,
     dtype_view,
@@ -180,7 +180,7 @@ class Transforms:
 
         JAX's own types erase what ``jit``, ``pmap`` and ``checkpoint``
         return (``JitWrapped.__call__(*args, **kwargs) -> Any``): the plugin
-        shows only what dtypes depend on (``inference.dtype_view``), so that
+        shows only what dtypes depend on (``program_types.dtype_view``), so that
         no error JAX's types hide appears (a ``State`` returned where another
         is declared, a library's ``step`` declared ``-> float`` returning an
         array).  In JAX's own modules (``@partial(jit, …) def norm(x, ord:
@@ -439,7 +439,7 @@ class Transforms:
         return inferred(arrays_only(typ), inferred_array)
 
     def _as_mypy(self, api: TypeChecker, typ: Type) -> Type:
-        """What mypy alone types ``Any``, as the plugin gives it (``inference.as_mypy_any``)."""
+        """What mypy alone types ``Any``, as the plugin gives it (``program_types.as_mypy_any``)."""
         return as_mypy_any(api, typ, class_named(self.lookup, names.INFERRED_ARRAY))
 
     def _function_value(

@@ -24,7 +24,7 @@ ROOT = HERE.parents[1]
 COVERAGE_GOAL = 0.71
 """The floor: 71.2% measured (364 of 511).  It was 80.0% before the plugin was made quiet on
 public code: a wide union operand (``Array[Any] | Array[float32]``) is now an unknown dtype,
-and an unannotated helper's call gives only its arrays (``inference.arrays_only``); 76.3%
+and an unannotated helper's call gives only its arrays (``program_types.arrays_only``); 76.3%
 until NumPy's ufuncs of Python numbers kept NumPy's ``Any`` (``np.sqrt(dim)`` was
 ``np.float64``, which jax-md returned where it declares ``jax.Array``: quantized_inference's
 ``w1 = jax.random.normal(...) / np.sqrt(dim)`` is unknown now); 73.8% until JAX's dtype names
