@@ -303,7 +303,7 @@ class TypingPkgPlugin(Plugin):
         self, callback: Callable[[_Ctx], Type], *, any_to_mypy: bool = False
     ) -> Callable[[_Ctx], Type]:
         """``callback``, its result made inferred where mypy alone says ``Any`` (see
-        ``_inferred``) and adjusted where it rebinds a name (``inference.rebinding``).
+        ``_inferred``) and adjusted where it rebinds a name (``rebinding.Rebinding``).
 
         ``any_to_mypy``: the call is ``Any`` to mypy alone whatever its declared type
         says (``jnp.int32(0)``: JAX declares ``jnp.int32`` ``Any``).

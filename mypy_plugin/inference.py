@@ -1,4 +1,4 @@
-"""Dtypes through the user's own functions, and rebinding without noise.
+"""Dtypes through the user's own functions: call-site specialisation.
 
 Call-site specialisation
 ------------------------
@@ -30,50 +30,17 @@ casts back to ``x.dtype``.  Pyright does the same for unannotated functions
   bounded.  Functions of other modules (whose bodies a cache does not keep),
   generators, coroutines, overloads and generic functions are left alone.
 
-Rebinding
----------
-
-mypy fixes an unannotated variable's type at its first assignment, so that
-``x = jnp.zeros(3)`` then ``x = x.astype(jnp.bfloat16)`` would be an
-"Incompatible types in assignment" that the variable's type never was a
-problem for.  The plugin finds, per scope, the assignments that rebind a name
-already bound (an unannotated parameter, or an earlier assignment).  A name
-the user annotated (a variable or a parameter), and ``global`` and
-``nonlocal`` ones, are never rebound: an annotation is never weakened, so
-``a: Array[int8]`` then ``a += b`` with an ``int16`` ``b`` is reported, as
-JAX would rebind ``a`` to ``int16``.  When the plugin types
-such an assignment's value with another dtype than the variable's declared
-one, it answers the declared type with its dtypes unknown (``Array[Any]``),
-which the assignment accepts, and widens the variable's declared type the
-same way (a side effect on the ``Var``, the one this design needs): every
-later assignment then narrows it precisely, and inside a loop, which mypy
-checks again, the rebinding itself is precise from the second pass on.  The
-dtype of the variable after the rebinding statement is unknown until the
-next assignment, never wrong.  With ``allow_redefinition_new`` mypy handles
-rebinding itself and the plugin leaves it alone.
-
-Why the plugin's own handling is the default (measured on
-``tests/corpus/realistic`` with ``check_untyped_defs``, mypy 2.4,
-``tools/corpus_coverage.py``): with it, 409 of the 511 array-valued sites
-get their correct dtype (80.0%, none wrong, no new error); with mypy's
-``allow_redefinition_new`` and ``local_partial_types`` instead (the plugin
-leaving rebinding alone), 383 (75.0%, none wrong, no new error): 27 sites
-lose their dtype (revealed ``Array[Any]``, ``Any`` or a union with one of
-them), one gains it.  The time is the same within the noise (cold, with the plugin:
-7.8 s and 8.0 s of CPU, medians of four interleaved runs).
-``allow_redefinition_new`` also needs ``local_partial_types``, which changes
-how mypy infers empty collections in a user's configuration.
-
 Specialisations are memoised per pass over a module (``Inference._specialise``),
 and a call whose value is discarded (``main()``) is not specialised when it
 would be the function's ordinary check again (``Inference._discarded``).
+
+Rebinding a variable to another dtype without noise is ``mypy_plugin.rebinding``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
-from functools import partial
 from typing import Final
 
 from mypy.checker import TypeChecker
@@ -94,7 +61,6 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     LambdaExpr,
-    MemberExpr,
     MypyFile,
     NameExpr,
     ReturnStmt,
@@ -124,28 +90,22 @@ from mypy_plugin.program_facts import (
     Memo,
     ModuleFacts,
     RevealKey,
-    declare_any,
     ends,
-    in_place_on_declared,
     literal_value,
 )
 from mypy_plugin.program_types import (
-    as_mypy_any,
-    dtype_conflict,
     erase_all,
-    erase_dtypes,
     has_unknown_array,
     is_program_class,
     is_program_module,
     known_dtypes,
     program_arrays,
-    redefinition_allowed,
     refine_dtypes,
 )
+from mypy_plugin.rebinding import Rebinding
 from mypy_plugin.types import (
     classify,
     expand,
-    is_inferred,
 )
 
 __all__ = [
@@ -163,7 +123,8 @@ _NARROWABLE: Final = frozenset({ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT})
 
 
 class Inference:
-    """Call-site specialisation and rebinding, for one plugin (one build or daemon).
+    """Call-site specialisation, for one plugin (one build or daemon); rebinding through
+    :class:`~mypy_plugin.rebinding.Rebinding`, which reads the same facts.
 
     State (the design's side effects, each documented where it is kept):
     the facts of each module's AST, read once per tree; the memo of
@@ -204,6 +165,8 @@ class Inference:
         self._reveals: dict[RevealKey, list[Type]] = {}
         self._notes: dict[RevealKey, tuple[str, ErrorInfo]] = {}
         """The note last reported for each ``reveal_type`` of a specialised body, and its file."""
+        self.rebinding: Final = Rebinding(self.facts, self._narrowed, inferred_array).rebinding
+        """Adjust a value the plugin typed where it rebinds a variable (``rebinding.py``)."""
 
     # ------------------------------------------------------------ module facts
 
@@ -269,134 +232,6 @@ class Inference:
         if proper.args and proper.type.fullname in ("builtins.list", "builtins.dict"):
             return proper.copy_modified(args=[self.traced_type(api, a) for a in proper.args])
         return typ
-
-    # -------------------------------------------------------------- rebinding
-
-    def rebinding(
-        self,
-        api: CheckerPluginInterface,
-        context: Context,
-        result: Type,
-        *,
-        any_to_mypy: bool = False,
-    ) -> Type:
-        """Adjust a value the plugin typed when it binds a rebound variable (see above).
-
-        ``any_to_mypy``: the value is ``Any`` to mypy alone (a pytree ``jax.tree.map``
-        returns): a variable it defines is declared ``Any``, as mypy alone declares it.
-        """
-        if not isinstance(api, TypeChecker) or redefinition_allowed(api.options):
-            return result
-        facts = self.facts(api)
-        if facts is None:
-            return result
-        attribute = facts.attribute_definitions.get(id(context)) if any_to_mypy else None
-        if attribute is not None and not is_inferred(result):
-            return self._define_attribute(api, attribute, result)
-        found = facts.bindings.get(id(context))
-        if found is None or found.value is not context:
-            return in_place_on_declared(api, context, result)
-        if found.defines:
-            one: Callable[[TypeChecker, NameExpr | None, Type], Type] = partial(
-                self._define_one, as_any=any_to_mypy
-            )
-        else:
-            one = self._rebind_one
-        proper = get_proper_type(result)
-        if len(found.names) == 1:
-            return one(api, found.names[0], result)
-        if isinstance(proper, TupleType) and len(proper.items) == len(found.names):
-            new_items = [
-                one(api, name, item) for name, item in zip(found.names, proper.items, strict=True)
-            ]
-            if all(a is b for a, b in zip(new_items, proper.items, strict=True)):
-                return result
-            return proper.copy_modified(items=new_items)
-        if found.defines and isinstance(proper, Instance) and len(proper.args) == 1:
-            # a, b = <list of arrays>: each name is declared the erased item, narrowed to it
-            element = proper.args[0]
-            erased = erase_dtypes(element)
-            if erased is element:
-                return result
-            for name in found.names:
-                self._define_one(api, name, element)
-            return proper.copy_modified(args=[erased])
-        return result
-
-    @staticmethod
-    def _define_one(
-        api: TypeChecker, name: NameExpr | None, value: Type, as_any: bool = False
-    ) -> Type:
-        """The first binding of a rebound variable: declared without dtypes, narrowed to them.
-
-        The variable's declared (inferred) type becomes the value's with its
-        dtypes unknown, and the binder narrows it to the value's own type, as
-        if the variable had been annotated ``jax.Array``: every later
-        assignment is accepted and narrows it precisely.
-        """
-        if name is None or not isinstance(name.node, Var):
-            return value
-        if as_any or is_inferred(value):
-            # Any to mypy alone (a helper's result, a pytree jax.tree.map builds): the variable
-            # is declared Any as mypy alone declares it (any later value is accepted), and
-            # narrowed to the value's dtypes.
-            return declare_any(api, name, name.node, value)
-        erased = erase_dtypes(value)
-        if erased is value or not is_subtype(value, erased):
-            return value
-        var = name.node
-        if var.type is not None and not is_subtype(erased, var.type):
-            return value  # declared elsewhere (a class attribute, a second pass): leave it
-        var.type = erased  # the design's side effect (see the module docs)
-        api.binder.put(name, value)
-        return erased
-
-    @staticmethod
-    def _define_attribute(api: TypeChecker, target: MemberExpr, value: Type) -> Type:
-        """An attribute bound again elsewhere, defined by a value ``Any`` to mypy alone.
-
-        Declared ``Any``, as mypy alone declares it (flax-examples binds
-        ``self.blocks`` to what an unannotated vmapped function returns, a
-        ``Block``, or to an ``nnx.List`` of them), and narrowed to the value.
-        """
-        var = target.def_var
-        return value if var is None else declare_any(api, target, var, value)
-
-    def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
-        """A later binding: the value, or the type the assignment checks it against, widened."""
-        if name is None or not isinstance(name.node, Var) or name.node.type is None:
-            return value
-        var = name.node
-        own = var.type
-        if own is None:
-            return value
-        if id(var) in self._narrowed and not is_subtype(value, own):
-            # A parameter a specialised check narrowed (its own declaration accepts anything):
-            # mypy reports the assignment (a report the specialised check drops) and keeps the
-            # parameter's type; the binder gets the value's, as for the unspecialised function.
-            api.binder.put(name, value)
-            return value
-        # The declared type as this check of the assignment read it (mypy reads the target
-        # before the value, and may evaluate the value more than once): stable per pass.
-        declared = api.lookup_type_or_none(name) or own
-        proper = get_proper_type(declared)
-        if (
-            isinstance(proper, AnyType)
-            and proper.type_of_any == TypeOfAny.unannotated
-            and not var.is_inferred
-        ):
-            # An unannotated parameter, rebound: mypy narrows an unannotated variable on
-            # assignment but keeps a parameter's implicit Any; the design's side effect makes
-            # the parameter narrow as the variables do, to what the plugin gives a value mypy
-            # alone types Any (its dtypes, Any to all else: neural-tangents passes a
-            # parameter rebound to jnp.moveaxis(…) where JAX declares a Sequence).
-            var.is_inferred = True
-            return as_mypy_any(api, value, self._inferred_array())
-        if not dtype_conflict(declared, value):
-            return value
-        widened = erase_dtypes(declared)
-        var.type = erase_dtypes(own)  # the design's side effect (see the module docs)
-        return widened
 
     # --------------------------------------------------------- specialisation
 
