@@ -14,12 +14,30 @@ see what the quick subset leaves out), and a single test can be marked with
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from pathlib import Path
 from typing import Final
 
 import pytest
 
 ROOT: Final = Path(__file__).resolve().parent
+ALL_LIBRARIES: Final = "TYPING_PKG_ALL_LIBRARIES"
+"""Set by ``.ci/run``, which installs every library: a missing one is then an error, not a skip."""
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.requires("torch")``: skip the test when the library is not installed
+    (the quick subset needs only ``.[test,jax]``); under ``.ci/run`` (:data:`ALL_LIBRARIES`
+    set) fail instead, so that no test of the full suite is skipped for want of an install."""
+    for mark in item.iter_markers("requires"):
+        for library in mark.args:
+            if importlib.util.find_spec(library) is not None:
+                continue
+            if os.environ.get(ALL_LIBRARIES):
+                pytest.fail(f"{library} is not installed, and .ci/run installs it")
+            pytest.skip(f"{library} is not installed (pip install -e '.[libraries]')")
+
 
 SLOW_MODULES: Final = frozenset(
     {

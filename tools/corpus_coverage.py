@@ -75,6 +75,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Literal
 
+from tools.conformance.checker_output import read_mypy
+
 ROOT = Path(__file__).resolve().parents[1]
 CHECKERS = ("mypy", "basedpyright")
 CACHE = Path(tempfile.gettempdir()) / "typing_pkg_corpus_coverage"
@@ -573,13 +575,6 @@ def original_line(copies: dict[str, Instrumented], rel: str, line: int) -> int:
     return line_map[line - 1] if 0 < line <= len(line_map) else line
 
 
-_MYPY_LINE = re.compile(
-    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|note|warning): "
-    r"(?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
-)
-_MYPY_REVEALED = re.compile(r'^Revealed type is "(?P<type>.*)"$')
-
-
 def mypy_batches(rels: Sequence[str]) -> list[list[str]]:
     """Split files so that no two of a batch have the same module name (mypy refuses that)."""
     batches: list[list[str]] = []
@@ -632,26 +627,20 @@ def run_mypy_once(
                 f"mypy {label} failed ({done.returncode}): "
                 + (done.stderr or done.stdout).strip()[-2000:]
             )
-        for raw in done.stdout.splitlines():
-            match = _MYPY_LINE.match(raw)
-            if match is None:
+        for said in read_mypy(done.stdout):
+            rel = Path(said.file).as_posix()
+            if rel not in copies or said.column is None:
                 continue
-            rel = Path(match["file"]).as_posix()
-            if rel not in copies:
-                continue
-            line, message = int(match["line"]), match["message"]
-            revealed = _MYPY_REVEALED.match(message)
-            if match["severity"] == "note" and revealed:
+            if said.revealed is not None:
                 if plugin:
-                    read_reveal(
-                        copies, rel, line, int(match["col"]) - 1, revealed["type"], run.types
-                    )
-            elif match["severity"] == "error":
+                    read_reveal(copies, rel, said.line, said.column - 1, said.revealed, run.types)
+            elif said.severity == "error":
                 errors.append(
                     Diagnostic(
-                        rel, original_line(copies, rel, line), match["code"] or "misc", message
+                        rel, original_line(copies, rel, said.line), said.code or "misc",
+                        said.message,
                     )
-                )
+                )  # fmt: skip
 
 
 def checker_env() -> dict[str, str]:

@@ -14,11 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tools.conformance.checker_output import read_mypy
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "jax-code.rst"
 PROGRAM = ROOT / "examples" / "jax_page" / "program.py"
 _COMMENT = re.compile(r"reveal_type\(.*\)  # (?P<type>(?:Inferred)?Array\[\w+(?:, Any)?\])$")
-_REVEALED = re.compile(r'^demo\.py:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
 
 
 def page_program() -> str:
@@ -44,8 +45,9 @@ def test_page_program_reveals_what_it_says(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0 and not done.stderr, done.stdout + done.stderr
     revealed = {}
-    for line in done.stdout.splitlines():
-        match = _REVEALED.match(line)
-        assert match is not None, f"mypy reported more than revealed types: {line}"
-        revealed[int(match["line"])] = match["type"]
+    for message in read_mypy(done.stdout):
+        assert message.file == "demo.py" and message.revealed is not None, (
+            f"mypy reported more than revealed types: {message}"
+        )
+        revealed[message.line] = message.revealed
     assert revealed == wanted

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.conformance.checker_output import read_mypy
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 DEMO = textwrap.dedent(
@@ -153,10 +155,12 @@ def test_plugin_docstring_examples_type_check(tmp_path: Path, name: str, code: s
     for number, line in enumerate(code.splitlines(), start=offset + 1):
         revealed = re.search(r"reveal_type\(.*\)\s+# (Array\[\w+\])", line)
         if revealed:
-            shown = re.search(
-                rf'^example\.py:{number}: note: Revealed type is "(.*)"$', report, re.M
-            )
-            assert shown is not None, f"{name}: {line}\n{report}"
-            assert re.sub(r"typing_pkg\.(typing|dtypes)\.", "", shown[1]) == revealed[1], line
+            shown = [
+                m.revealed
+                for m in read_mypy(report)
+                if m.file == "example.py" and m.line == number and m.revealed is not None
+            ]
+            assert shown, f"{name}: {line}\n{report}"
+            assert re.sub(r"typing_pkg\.(typing|dtypes)\.", "", shown[0]) == revealed[1], line
         elif re.search(r"\S.*# error", line):
             assert re.search(rf"^example\.py:{number}: error: ", report, re.M), f"{name}: {line}"

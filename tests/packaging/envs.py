@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.conformance.checker_output import read_mypy
+
 __all__ = [
     "PROGRAM",
     "ROOT",
@@ -98,7 +100,7 @@ def mypy(cwd: Path, python: Path, *options: str) -> subprocess.CompletedProcess[
 
 def mypy_revealed(output: str) -> list[str]:
     """Return the types mypy revealed, in order."""
-    return re.findall(r'Revealed type is "(.*)"', output)
+    return [m.revealed for m in read_mypy(output) if m.revealed is not None]
 
 
 def basedpyright(cwd: Path, *options: str) -> tuple[list[str], list[str]]:

@@ -56,3 +56,20 @@ def test_no_module_is_over_the_limit_without_a_reason() -> None:
     )
     stale = sorted(set(OVER) - set(over))
     assert not stale, f"no longer over {LIMIT} lines, drop from OVER: {stale}"
+
+
+def test_mypy_reports_are_read_in_one_place() -> None:
+    """``tools/conformance/checker_output.py`` reads mypy's report (``read_mypy``); a second
+    pattern for its ``Revealed type is`` notes would drift from it."""
+    allowed = {ROOT / "tools" / "conformance" / "checker_output.py", Path(__file__).resolve()}
+    elsewhere = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("typing_pkg", "mypy_plugin", "tools", "benchmarks", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path not in allowed
+        and any(
+            "Revealed type is" in line and ("re." in line or "compile" in line)
+            for line in path.read_text(encoding="utf-8").splitlines()
+        )
+    ]
+    assert not elsewhere, f"use tools.conformance.checker_output.read_mypy in {elsewhere}"

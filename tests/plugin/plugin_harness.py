@@ -26,6 +26,7 @@ from typing import Final
 
 from mypy import api
 
+from tools.conformance.checker_output import read_mypy
 from tools.conformance.compare import agrees
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE_OF, SYMBOL, UNARY
@@ -35,10 +36,6 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 _SCALAR_TYPES: Final = {kind: kind.removeprefix("py_") for kind in PY_SCALARS}
 """Python scalar kind → the type its variable is declared (``py_int``: ``int``)."""
 _UNARY: Final = {"neg": "-{}", "pos": "+{}", "invert": "~{}", "abs": "abs({})"}
-_REVEALED: Final = re.compile(r'^[^:]+:(?P<line>\d+): note: Revealed type is "(?P<type>.*)"$')
-_ERROR: Final = re.compile(
-    r"^[^:]+:(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
-)
 _ARRAY: Final = re.compile(
     r"^typing_pkg\.typing\.(?:Inferred)?Array\[typing_pkg\.dtypes\.(?P<marker>\w+)(?:, Any)?\]$"
 )
@@ -86,16 +83,11 @@ class Outcome:
 def parse(output: str) -> dict[int, Outcome]:
     """Return mypy's revealed type and errors per line."""
     found: dict[int, Outcome] = {}
-    for text in output.splitlines():
-        match = _REVEALED.match(text)
-        if match is not None:
-            found.setdefault(int(match["line"]), Outcome()).revealed = match["type"]
-            continue
-        match = _ERROR.match(text)
-        if match is not None:
-            found.setdefault(int(match["line"]), Outcome()).errors.append(
-                (match["message"], match["code"])
-            )
+    for message in read_mypy(output):
+        if message.revealed is not None:
+            found.setdefault(message.line, Outcome()).revealed = message.revealed
+        elif message.severity == "error":
+            found.setdefault(message.line, Outcome()).errors.append((message.message, message.code))
     return found
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from plugin_harness import parse, run_mypy, write_config
 
 MODULE = """\
@@ -29,6 +30,7 @@ reveal_type(vendored.halves)
 """
 
 
+@pytest.mark.slow  # a cold mypy run over an installed package and JAX
 def test_an_installed_package_s_code_is_typed_as_mypy_alone_types_it(tmp_path: Path) -> None:
     installed = tmp_path / "lib" / "site-packages"
     installed.mkdir(parents=True)

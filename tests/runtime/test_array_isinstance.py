@@ -186,6 +186,7 @@ def test_jax_key_arrays_are_arrays_of_unknown_dtype() -> None:
     ],
 )  # fmt: skip
 @pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
+@pytest.mark.requires("torch")
 def test_torch_tensors_match_their_marker(name: str, marker: type[DType]) -> None:
     import torch
 
@@ -194,6 +195,7 @@ def test_torch_tensors_match_their_marker(name: str, marker: type[DType]) -> Non
     assert matching(x) == expected(marker)
 
 
+@pytest.mark.requires("torch")
 def test_torch_tensor_subclasses_are_arrays() -> None:
     import torch
 
@@ -205,6 +207,7 @@ def test_torch_tensor_subclasses_are_arrays() -> None:
 # ------------------------------------------------------------ array_api_strict
 
 
+@pytest.mark.requires("array_api_strict")
 def test_array_api_strict_arrays() -> None:
     import array_api_strict as xp
 
@@ -286,6 +289,7 @@ def test_numpy_checks_import_no_other_library() -> None:
     assert out == "[True, True, False, False, True] ['numpy']"
 
 
+@pytest.mark.requires("torch")
 def test_libraries_imported_after_the_first_checks_are_recognised() -> None:
     import jax  # noqa: F401  (both libraries must be importable here)
     import torch  # noqa: F401

@@ -9,6 +9,8 @@ installs are visible to both checkers, is tested in ``tests/packaging/``.
 
 from __future__ import annotations
 
+from tools.conformance.checker_output import read_mypy
+
 import subprocess
 import sys
 from pathlib import Path
@@ -37,11 +39,7 @@ def test_mypy_reads_the_plain_signatures(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{stubgen.PACKAGE}/typing.pyi" in done.stderr  # mypy read the stub package
-    revealed = [
-        line.split("Revealed type is ")[1]
-        for line in done.stdout.splitlines()
-        if "Revealed" in line
-    ]
+    revealed = [f'"{m.revealed}"' for m in read_mypy(done.stdout) if m.revealed is not None]
     assert revealed == [
         '"typing_pkg.typing.Array[Any]"',
         '"typing_pkg.typing.Array[Any]"',

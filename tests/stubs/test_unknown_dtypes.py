@@ -17,6 +17,8 @@ function must get ``Array[Any]`` there, see the stubs' documentation).
 
 from __future__ import annotations
 
+from tools.conformance.checker_output import read_mypy
+
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -35,7 +37,6 @@ UNKNOWN = {
 CATEGORIES = {"c_floating": "Array[floating]", "c_integer": "Array[integer]"}
 OTHERS = {"o_bool": "True", "o_int": "2", "o_float": "1.5", "o_complex": "1j", "o_int8": "a8"}
 _REFLECTED = [op for op in BINARY if op not in COMPARISON]
-_MYPY_REVEAL = re.compile(r'^.*prog\.py:(\d+): note: Revealed type is "(.*)"$')
 
 
 def _program(operands: dict[str, str]) -> tuple[str, dict[int, str]]:
@@ -91,11 +92,11 @@ def _mypy(tmp: Path, source: str) -> dict[int, str]:
         ]
     )
     assert not err, err
-    revealed: dict[int, str] = {}
-    for line in out.splitlines():
-        if match := _MYPY_REVEAL.match(line):
-            revealed[int(match[1])] = match[2]
-    return revealed
+    return {
+        m.line: m.revealed
+        for m in read_mypy(out)
+        if m.revealed is not None and m.file.endswith("prog.py")
+    }
 
 
 def _short(mypy_type: str) -> str:

@@ -11,9 +11,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-__all__ = ["Diagnostics", "read_basedpyright", "read_pyrefly"]
+__all__ = [
+    "Diagnostics",
+    "MypyMessage",
+    "read_basedpyright",
+    "read_mypy",
+    "read_pyrefly",
+    "revealed_by_mypy",
+]
 
 _REVEAL: Final = re.compile(r'^Type of ".*" is "(.*)"$', re.DOTALL)
+_MYPY_LINE: Final = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+)(?::(?P<column>\d+))?(?::\d+:\d+)?: "
+    r"(?P<severity>error|note|warning): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+_MYPY_REVEALED: Final = re.compile(r'^Revealed type is "(?P<type>.*)"$')
 
 
 @dataclass(frozen=True)
@@ -58,4 +71,46 @@ def read_pyrefly(report: str) -> Diagnostics:
             found.revealed[diag["line"]] = diag["description"].removeprefix("revealed type: ")
         elif diag["severity"] == "error":
             found.errors.setdefault(diag["line"], []).append(diag["description"])
+    return found
+
+
+@dataclass(frozen=True)
+class MypyMessage:
+    """One message of mypy's text report (``file:line[:column]: severity: message  [code]``;
+    the column with ``--show-column-numbers``, 1-based)."""
+
+    file: str
+    line: int
+    column: int | None
+    severity: str
+    message: str
+    code: str | None
+
+    @property
+    def revealed(self) -> str | None:
+        """The type of a ``reveal_type`` note, ``None`` for any other message."""
+        return revealed_by_mypy(self.message) if self.severity == "note" else None
+
+
+def revealed_by_mypy(message: str) -> str | None:
+    """The type in mypy's ``Revealed type is "..."`` message (its text or its JSON report's
+    ``message``), ``None`` for any other message."""
+    found = _MYPY_REVEALED.match(message)
+    return None if found is None else found["type"]
+
+
+def read_mypy(output: str) -> list[MypyMessage]:
+    """Read mypy's text report (``--no-pretty``): its messages in order, the lines that are
+    not a message (a summary, a context line) left out."""
+    found: list[MypyMessage] = []
+    for text in output.splitlines():
+        match = _MYPY_LINE.match(text)
+        if match is not None:
+            found.append(
+                MypyMessage(
+                    match["file"], int(match["line"]),
+                    None if match["column"] is None else int(match["column"]),
+                    match["severity"], match["message"], match["code"],
+                )
+            )  # fmt: skip
     return found

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from tools.conformance.checker_output import revealed_by_mypy
 from tools.corpus_coverage import (
     Instrumented,
     Site,
@@ -53,7 +54,6 @@ __all__ = [
     "mirror_tree",
 ]
 
-_REVEALED: Final = re.compile(r'^Revealed type is "(?P<type>.*)"$')
 _ARRAY_HEAD: Final = re.compile(
     r"^(?:typing_pkg\.typing\.(?:Inferred)?Array|jax\.Array"
     r"|jax\._src(?:\.\w+)*\.(?:Array|ArrayImpl|Tracer)"
@@ -165,9 +165,9 @@ def count_sites(
     counts.internal, counts.failure = run.internal, run.failure
     types: dict[str, dict[Site, str]] = {}
     for note in run.notes:
-        revealed = _REVEALED.match(note.message)
+        revealed = revealed_by_mypy(note.message)
         if revealed and note.file in copies and note.column:
-            read_reveal(copies, note.file, note.line, note.column - 1, revealed["type"], types)
+            read_reveal(copies, note.file, note.line, note.column - 1, revealed, types)
     dtypes: Counter[str] = Counter()
     untyped: Counter[str] = Counter()
     for rel, by_site in types.items():
