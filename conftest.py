@@ -4,8 +4,8 @@ Its presence at the root puts the checkout on ``sys.path``, so tests import
 the tooling package ``tools`` (truth recording and comparison) as well as
 ``typing_pkg``.
 
-``pytest -m "not slow"`` is the quick day-to-day subset (well under a
-minute); ``.ci/run`` runs everything.  A test is ``slow`` when it runs a type
+``pytest -m "not slow" -n 2`` is the quick day-to-day subset (under a
+minute on two cores); ``.ci/run`` runs everything.  A test is ``slow`` when it runs a type
 checker over a large generated program, observes a live library, builds a
 package or the docs: the modules below are marked as a whole (one place to
 see what the quick subset leaves out), and a single test can be marked with

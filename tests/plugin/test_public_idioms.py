@@ -49,6 +49,7 @@ def expectations(path: Path) -> tuple[dict[int, list[str]], dict[int, str]]:
     return errors, reveals
 
 
+@pytest.mark.slow  # a cold mypy run over JAX
 def test_public_idioms(tmp_path: Path) -> None:
     files = sorted(HERE.glob("*.py"))
     assert files
