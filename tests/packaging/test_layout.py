@@ -15,10 +15,6 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 PRODUCTION: Final = ("typing_pkg", "mypy_plugin")
 LIMIT: Final = 800
 OVER: Final = {
-    "typing_pkg/api/kinds.py": (
-        "the API table's 21 kinds and their shared types: to become typing_pkg/api/kinds/, a base "
-        "module and the kinds by family (issue 20, item 1)"
-    ),
     "mypy_plugin/jax_api.py": (
         "the hooks of the JAX function table, reading arguments as the kinds ask: to follow the "
         "kinds' typed interface (issue 20, item 1)"
