@@ -455,6 +455,8 @@ class TypingPkgPlugin(Plugin):
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
+        if fullname == names.ARRAY:
+            return jax_array.customize_array_mro
         if fullname == names.DTYPE_META:
             return jax_array.customize_dtype_meta
         if fullname == names.INFERRED_ARRAY:
@@ -571,40 +573,30 @@ class TypingPkgPlugin(Plugin):
         return None
 
     def _promote_foreign_arrays(self) -> None:
-        """Make NumPy's ``ndarray`` promote to ``Array[Any]`` in this build, and give ``Array``
-        JAX's class as a base when JAX is in it.
+        """Make NumPy's ``ndarray`` promote to ``Array[Any]`` in this build.
 
         Asked before each call's hook: the classes exist once their modules
         are loaded, and a daemon's next build has new ones
-        (``jax_array.promote_foreign_arrays``, ``jax_array.derive_from_jax_array``).
+        (``jax_array.promote_foreign_arrays``).
         """
         # Asked tens of thousands of times a run: while the classes' modules are the same
-        # files as when they were all found and set, nothing is looked up.
+        # files as when they were both found and promoted, nothing is looked up.
         modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
-        files = (
-            modules.get(_ARRAY_MODULE),
-            modules.get(_NDARRAY_MODULE),
-            modules.get(names.JAX_ARRAY_MODULE),
-        )
+        ours_file, theirs_file = modules.get(_ARRAY_MODULE), modules.get(_NDARRAY_MODULE)
         done = self._promoted_files
-        if done and all(a is b for a, b in zip(files, done, strict=True)):
+        if done and ours_file is done[0] and theirs_file is done[1]:
             self._answer_calls_from_lookups()
             return
-        ours = _class_in(files[0], _ARRAY_NAME)
+        ours = _class_in(ours_file, _ARRAY_NAME)
         if ours is None:
             return  # typing_pkg.typing not analysed yet (NumPy's own code is checked first)
-        theirs = _class_in(files[1], _NDARRAY_NAME)
+        theirs = _class_in(theirs_file, _NDARRAY_NAME)
         key = (id(ours), id(theirs))
         if key != self._promoted:
             jax_array.promote_foreign_arrays(ours, [] if theirs is None else [theirs])
             self._promoted = key
-        jax_class = _class_in(files[2], _JAX_ARRAY_NAME)
-        if jax_class is not None:
-            inferred = _class_in(files[0], _INFERRED_ARRAY_NAME)
-            jax_array.derive_from_jax_array(ours, inferred, jax_class)
-        if theirs is not None and jax_class is not None and jax_class.mro:
-            # all found and set: nothing more to do (a build without JAX keeps asking)
-            self._promoted_files = files
+        if theirs is not None:
+            self._promoted_files = (ours_file, theirs_file)  # both found: nothing more to do
             self._answer_calls_from_lookups()
 
     def _answer_calls_from_lookups(self) -> None:
@@ -718,9 +710,7 @@ class _Lookups(dict[str, _H | None]):
     analysed yet (a module later in the build): such an answer is the
     plugin's ``_provisional``, found again at the next asking.  The plugin
     answers mypy with this dictionary's own ``__getitem__``: a name asked
-    before costs no Python call.  A new name first lets the plugin set the
-    build's classes (``_promote_foreign_arrays``): JAX's class is a base of
-    ``Array`` before any JAX signature is checked.
+    before costs no Python call.
     """
 
     __slots__ = ("_find", "_plugin")
@@ -732,10 +722,6 @@ class _Lookups(dict[str, _H | None]):
 
     def __missing__(self, fullname: str) -> _H | None:
         plugin = self._plugin
-        # A name met for the first time in the build: the classes of the build may be new
-        # (JAX's, once its modules are loaded), and the signature is checked before the
-        # call's own hook is asked.
-        plugin._promote_foreign_arrays()
         plugin._provisional = False
         answer = self._find(fullname)
         if not plugin._provisional:
@@ -789,10 +775,7 @@ def _default_attribute(ctx: AttributeContext) -> Type:
 
 _ARRAY_MODULE, _, _ARRAY_NAME = names.ARRAY.rpartition(".")
 _NDARRAY_MODULE, _, _NDARRAY_NAME = names.NUMPY_NDARRAY.rpartition(".")
-_INFERRED_ARRAY_NAME: Final = names.INFERRED_ARRAY.rpartition(".")[2]
-_JAX_ARRAY_NAME: Final = names.JAX_ARRAY.rpartition(".")[2]
-"""Our ``Array`` (and ``InferredArray``), NumPy's ``ndarray`` that promotes to ``Array[Any]``,
-and JAX's class that ``Array`` derives from (in a build holding JAX)."""
+"""Our ``Array``, and NumPy's ``ndarray`` that promotes to ``Array[Any]``."""
 
 
 def _class_in(module: MypyFile | None, name: str) -> TypeInfo | None:

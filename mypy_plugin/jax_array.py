@@ -1,6 +1,7 @@
 """One array type, two faces: ``jax.Array`` is typing_pkg's ``Array`` of unknown dtype.
 
-Hooks make the identification, so that a JAX user needs no annotation change:
+Three semantic-analysis hooks make the identification, so that a JAX user
+needs no annotation change:
 
 * **Type analysis** (``analyze_jax_array``): every reference to
   ``jax.Array`` (``jax._src.basearray.Array``) in a type — the user's
@@ -8,25 +9,18 @@ Hooks make the identification, so that a JAX user needs no annotation change:
   is analysed as ``typing_pkg.typing.Array[Any]``.  An array of unknown dtype
   is accepted where an ``Array[float32]`` is expected (gradual typing), and an
   ``Array[float32]`` is accepted by every JAX function.
-* **JAX's class as a base** (``derive_from_jax_array``): in a build holding
-  JAX, ``typing_pkg.typing.Array`` gets ``jax.Array`` as a base instead of
-  ``object``, so that JAX's members (``.at[...]``, ``.block_until_ready()``,
-  ``.sharding``, ``.sum()``, ``.reshape()``) exist on it; its own
-  declarations (``dtype``, the operators, ``astype``) come first.  The
-  plugin sets it on the build's classes before the first call is typed (see
-  below), never in a cache.
+* **Class MRO** (``customize_array_mro``): ``typing_pkg.typing.Array`` gets
+  ``jax.Array`` as a base instead of ``object``, so that JAX's members
+  (``.at[...]``, ``.block_until_ready()``, ``.sharding``, ``.sum()``,
+  ``.reshape()``) exist on it; its own declarations (``dtype``, the
+  operators, ``astype``) come first.
 * **Narrowing** (``isinstance_callback``): ``isinstance(x, jax.Array)`` (and
   ``jnp.ndarray``) narrows ``x`` to ``Array[Any]``, as an annotation
   ``jax.Array`` reads, not to JAX's own class.
 * **Dependencies** (``additional_deps``): JAX's modules depend on
-  ``typing_pkg.typing`` (analysed before them, so that their references to
-  ``jax.Array`` find our class), and ``typing_pkg.typing`` on nothing of
-  JAX's: a program that does not import JAX never loads JAX's ~450 modules
-  (``benchmarks/bench_cold_no_jax.py``).  JAX's base therefore cannot be
-  given when ``Array`` is analysed (JAX comes later, or not at all): it is
-  given to the classes of each build once JAX's class is there, as NumPy's
-  ``ndarray`` is promoted (``promote_foreign_arrays``), so that a cached
-  ``typing_pkg.typing`` reads the same whether the program uses JAX or not.
+  ``typing_pkg.typing`` and ``typing_pkg.typing`` on ``jax._src.basearray``
+  (when JAX is installed), so that both are analysed together (one import
+  cycle) and cached together.
 
 One more hook follows the configured rule set (part of each module's cache
 key through ``report_config_data``):
@@ -74,7 +68,6 @@ from mypy.types import (
     TypeOfAny,
     get_proper_type,
 )
-from mypy.typestate import type_state
 
 from mypy_plugin import names
 from mypy_plugin.types import base_of
@@ -82,10 +75,9 @@ from mypy_plugin.types import base_of
 __all__ = [
     "additional_deps",
     "analyze_jax_array",
+    "customize_array_mro",
     "customize_dtype_meta",
-    "customize_inferred_array",
     "customize_weak_mro",
-    "derive_from_jax_array",
     "isinstance_callback",
     "jax_installed",
     "promote_foreign_arrays",
@@ -108,9 +100,14 @@ def is_jax_module(module: str) -> bool:
 
 
 def additional_deps(file: MypyFile) -> list[tuple[int, str, int]]:
-    """JAX's modules depend on ``typing_pkg.typing`` (see the module docs)."""
-    if is_jax_module(file.fullname) and jax_installed():
+    """Tie JAX's modules and ``typing_pkg.typing`` into one import cycle (see the module docs)."""
+    if not jax_installed():
+        return []
+    module = file.fullname
+    if is_jax_module(module):
         return [(_PRIORITY, names.TYPING_MODULE, -1)]
+    if module == names.TYPING_MODULE:
+        return [(_PRIORITY, names.JAX_ARRAY_MODULE, -1)]
     return []
 
 
@@ -169,23 +166,22 @@ def _rebase(info: TypeInfo, bases: list[Instance]) -> bool:
     return True
 
 
-def derive_from_jax_array(array: TypeInfo, inferred: TypeInfo | None, jax: TypeInfo) -> bool:
-    """Give ``Array`` JAX's class as a base (replacing ``object``), and ``InferredArray`` the
-    MRO that follows; return whether the classes changed (see the module docs).
-
-    Set on the classes of one build: typing_pkg.typing is analysed and cached
-    before JAX's modules, without it.  mypy's memory of subtype checks made
-    before is reset.
-    """
-    if not jax.mro or base_of(array, names.JAX_ARRAY) is not None:
-        return False
-    kept = [base for base in array.bases if base.type.fullname != "builtins.object"]
-    if not _rebase(array, [*kept, Instance(jax, [])]):
-        return False  # pragma: no cover - JAX's class derives from nothing of ours
-    if inferred is not None:
-        _rebase(inferred, list(inferred.bases))
-    type_state.reset_all_subtype_caches()
-    return True
+def customize_array_mro(ctx: ClassDefContext) -> None:
+    """Add ``jax.Array`` as a base of ``typing_pkg.typing.Array`` (replacing ``object``)."""
+    api = ctx.api
+    node = api.lookup_fully_qualified_or_none(names.JAX_ARRAY)
+    if node is None:
+        return  # JAX is not in the build
+    jax_array = _ready(node)
+    if jax_array is None:
+        if not api.final_iteration:
+            api.defer()
+        return
+    info = ctx.cls.info
+    if any(base.type is jax_array for base in info.bases):
+        return
+    kept = [base for base in info.bases if base.type.fullname != "builtins.object"]
+    _rebase(info, [*kept, Instance(jax_array, [])])
 
 
 def jax_array_subclass(ctx: ClassDefContext) -> None:
@@ -221,9 +217,24 @@ def jax_array_subclass(ctx: ClassDefContext) -> None:
 
 
 def customize_inferred_array(ctx: ClassDefContext) -> None:
-    """``InferredArray``: ``Any`` as fallback (see ``customize_dtype_meta``); its MRO gets
-    JAX's class through ``Array``'s, with it (``derive_from_jax_array``)."""
-    ctx.cls.info.fallback_to_any = True
+    """``InferredArray``: ``Array``'s MRO (``jax.Array`` in it) below it, ``Any`` as fallback.
+
+    ``customize_array_mro`` may give ``Array`` its JAX base after this class's
+    MRO was computed from ``Array``'s old one: it is computed again, once
+    ``Array`` has it (mypy analyses the class again after a deferral).
+    """
+    ctx.cls.info.fallback_to_any = True  # see customize_dtype_meta
+    api = ctx.api
+    if api.lookup_fully_qualified_or_none(names.JAX_ARRAY) is None:
+        return  # JAX is not in the build
+    array = _ready(api.lookup_fully_qualified_or_none(names.ARRAY))
+    if array is None or base_of(array, names.JAX_ARRAY) is None:
+        if not api.final_iteration:
+            api.defer()
+        return
+    info = ctx.cls.info
+    if base_of(info, names.JAX_ARRAY) is None:
+        _rebase(info, list(info.bases))
 
 
 def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> None:

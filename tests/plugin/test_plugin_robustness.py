@@ -66,6 +66,7 @@ def buggy_rules(tmp_path: Path) -> Iterator[Path]:
             unregister(name)
 
 
+@pytest.mark.slow  # a cold mypy run (typing_pkg brings JAX's modules in)
 def test_a_rule_set_that_raises_or_answers_nonsense_is_reported(
     tmp_path: Path, buggy_rules: Path
 ) -> None:
@@ -111,6 +112,7 @@ from typing_pkg.typing import Array as Array
 """
 
 
+@pytest.mark.slow  # a cold mypy run (typing_pkg brings JAX's modules in)
 def test_a_marker_the_build_does_not_define_is_reported(tmp_path: Path) -> None:
     """typing_pkg's stubs of another version than the plugin's: int16 is missing."""
     fake = tmp_path / "fake" / "typing_pkg"
@@ -138,6 +140,7 @@ def test_a_marker_the_build_does_not_define_is_reported(tmp_path: Path) -> None:
     assert found[6].revealed == "typing_pkg.typing.Array[typing_pkg.dtypes.int8]"
 
 
+@pytest.mark.slow  # a cold mypy run (typing_pkg brings JAX's modules in)
 def test_promote_types_reports_what_fails_at_run_time(tmp_path: Path) -> None:
     source = tmp_path / "demo.py"
     source.write_text(
