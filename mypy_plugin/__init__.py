@@ -87,7 +87,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Final, TypeVar
 
-from mypy.checker import TypeChecker
 from mypy.nodes import CallExpr, Context, MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
@@ -115,6 +114,7 @@ from mypy_plugin import (
     transforms,
     types,
 )
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
@@ -265,12 +265,14 @@ class TypingPkgPlugin(Plugin):
         self._type_hooks: Final[dict[str, Callable[[AnalyzeTypeContext], Type]]] = {
             names.JAX_ARRAY: jax_array.analyze_jax_array
         }
+        self._modules_of_build: dict[str, MypyFile] = {}
+        """The build's modules, by name (``set_modules``; filled as mypy loads them)."""
         self._promoted: tuple[int, ...] = ()
         """The classes ``_promote_foreign_arrays`` last promoted, by identity."""
         self._promoted_files: tuple[MypyFile | None, ...] = ()
         """Their modules' files once every class was found: unchanged, nothing to do."""
         self._partial_call: Final = partial(
-            self._transforms.partial_callback, _default_partial_call()
+            self._transforms.partial_callback, internals.default_partial_call()
         )
         self._found_functions: Final = _Lookups(self, self._function_hook_in_program)
         self._found_methods: Final = _Lookups(self, self._method_hook_in_program)
@@ -360,6 +362,7 @@ class TypingPkgPlugin(Plugin):
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         """A new build (a daemon's next one): what the hooks' lookups found is asked again."""
         super().set_modules(modules)
+        self._modules_of_build = modules
         self._jax.new_build()
         self._jax_signatures.clear()
         for name in _CALL_LOOKUPS:
@@ -429,7 +432,7 @@ class TypingPkgPlugin(Plugin):
         """
         if "." not in fullname:
             return True
-        modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
+        modules = self._modules_of_build
         known = self._user_names.get(fullname)
         if known is not None and modules.get(known[0].fullname) is known[0]:
             return known[1]
@@ -581,7 +584,7 @@ class TypingPkgPlugin(Plugin):
         """
         # Asked tens of thousands of times a run: while the classes' modules are the same
         # files as when they were both found and promoted, nothing is looked up.
-        modules: dict[str, MypyFile] = getattr(self, "_modules", None) or {}
+        modules = self._modules_of_build
         ours_file, theirs_file = modules.get(_ARRAY_MODULE), modules.get(_NDARRAY_MODULE)
         done = self._promoted_files
         if done and ours_file is done[0] and theirs_file is done[1]:
@@ -788,15 +791,6 @@ def _class_in(module: MypyFile | None, name: str) -> TypeInfo | None:
 _WEAK_MARKERS: Final = frozenset(f"{names.DTYPES_MODULE}.{m}" for m in WEAK_NAMES)
 
 
-def _default_partial_call() -> Callable[[MethodContext], Type] | None:
-    """mypy's own hook for ``functools.partial.__call__`` (ours runs it, then adds jit's)."""
-    try:
-        from mypy.plugins.functools import partial_call_callback
-    except ImportError:  # pragma: no cover - every supported mypy has it
-        return None
-    return partial_call_callback
-
-
 def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
     """Whether mypy alone types the call ``Any``: so it declares it (or the plugin made its
     declared type inferred), the receiver is, or the callee is a jitted function.
@@ -811,7 +805,7 @@ def _any_to_mypy(ctx: FunctionContext | MethodContext) -> bool:
         return True
     # A call of a jitted function: JAX's JitWrapped.__call__ returns Any.
     context, api = ctx.context, ctx.api
-    if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+    if not isinstance(context, CallExpr) or not internals.checking(api):
         return False
     return transforms.is_jitted(transforms.declared_callee(api, context.callee))
 
@@ -825,15 +819,13 @@ def _call_callback(
     """Type a call of a function of the program by its body (``inference``)."""
     context = ctx.context
     api = ctx.api
-    if isinstance(api, TypeChecker) and api.errors.file in api.errors.ignored_files:
+    if internals.in_ignored_file(api):
         return ctx.default_return_type  # a library's module, checked for its definitions only
     gradient = transforms_.gradient_call(ctx)
     if gradient is not None:
         return gradient
-    if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+    if not isinstance(context, CallExpr) or not internals.checking(api):
         return ctx.default_return_type
-    if api.errors.file in api.errors.ignored_files:
-        return ctx.default_return_type  # a library's module, checked for its definitions only
     found = inference_.callee_function(api, transforms.declared_callee(api, context.callee))
     if found is None:
         return ctx.default_return_type

@@ -33,6 +33,7 @@ from mypy.nodes import ARG_POS, CallExpr, Context, Expression, RefExpr, Var
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, ProperType, Type, TypeType, get_proper_type
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 
 __all__ = ["DTypeNames"]
@@ -131,9 +132,5 @@ _PREFIX: Final = names.JAX_NUMPY + "."
 
 def _expression_type(api: CheckerPluginInterface, expr: Expression) -> ProperType | None:
     """The type mypy gave an expression it has checked (``None`` if not yet)."""
-    from mypy.checker import TypeChecker
-
-    if not isinstance(api, TypeChecker):
-        return None
-    found = api.lookup_type_or_none(expr)
+    found = internals.type_of(api, expr)
     return None if found is None else get_proper_type(found)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.messages import format_type
 from mypy.nodes import Context
@@ -37,6 +36,7 @@ from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Instance, Type, get_proper_type
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from typing_pkg.rules import RuleSet
 
@@ -197,14 +197,4 @@ def withdraw(api: CheckerPluginInterface, context: Context, code: ErrorCode) -> 
     object to JAX): the error is the last one recorded, in the innermost
     filter that kept it or in the file's list.
     """
-    if not isinstance(api, TypeChecker):
-        return
-    errors = api.msg.errors
-    kept = [w._filtered for w in reversed(errors._watchers) if w._filtered]
-    for found in [*kept, errors.error_info_map.get(errors.file, [])]:
-        last = found[-1] if found else None
-        if last is None:
-            continue
-        if last.code == code and (last.line, last.column) == (context.line, context.column):
-            found.pop()
-            return
+    internals.withdraw_last(api, context, code)

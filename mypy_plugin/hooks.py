@@ -21,8 +21,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final
 
-from mypy.checker import TypeChecker
-from mypy.errors import ErrorWatcher
 from mypy.nodes import (
     ARG_POS,
     Context,
@@ -59,6 +57,7 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars_with_any
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import (
@@ -447,11 +446,8 @@ def _alone(ctx: MethodContext, op: str, item: ProperType) -> Type:
     ``Array[Any]``) gets NumPy's answer, through its reflected operator
     (``w * (ndarray | jax.Array)``, jax-cfd: ``ndarray | Array``, not ``float | Array``).
     """
-    if not isinstance(ctx.api, TypeChecker):
-        return ctx.default_return_type
-    method = f"__{op}__"
-    found, _ = ctx.api.expr_checker.check_op(method, ctx.type, TempNode(item), ctx.context, True)
-    return found
+    found = internals.operator(ctx.api, f"__{op}__", ctx.type, item, ctx.context)
+    return ctx.default_return_type if found is None else found
 
 
 def numpy_callback(env: Env, op: str, reflected: bool, ctx: MethodContext) -> Type:
@@ -912,9 +908,7 @@ def _expression_type(api: CheckerPluginInterface, expr: Expression) -> Type | No
     """Return the type mypy already inferred for an operand expression, if it did."""
     if isinstance(expr, TempNode):
         return expr.type
-    if isinstance(api, TypeChecker):
-        return api.lookup_type_or_none(expr)
-    return None
+    return internals.type_of(api, expr)
 
 
 def scalar_signature_callback(ctx: MethodSigContext) -> FunctionLike:
@@ -970,16 +964,8 @@ def _past_fallback_to_any(ctx: _Context, inferred: bool) -> Iterator[None]:
     it is reported past that filter, the innermost one, which saves what it
     filters (mypy's ``check_op_reversible``); the operator call then succeeds.
     """
-    if not inferred or not isinstance(ctx.api, TypeChecker):
+    if not inferred:
         yield
         return
-    watchers = ctx.api.errors._watchers
-    top = watchers[-1] if watchers else None
-    if top is None or type(top) is not ErrorWatcher or top._filtered is None:
+    with internals.past_innermost_filter(ctx.api):
         yield
-        return
-    watchers.pop()
-    try:
-        yield
-    finally:
-        watchers.append(top)

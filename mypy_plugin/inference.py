@@ -40,12 +40,9 @@ Rebinding a variable to another dtype without noise is ``mypy_plugin.rebinding``
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import ExitStack
 from typing import Final
 
-from mypy.checker import TypeChecker
 from mypy.erasetype import remove_instance_last_known_values
-from mypy.errors import ErrorInfo, Errors, IterationDependentErrors, IterationErrorWatcher
 from mypy.nodes import (
     ARG_NAMED,
     ARG_NAMED_OPT,
@@ -53,7 +50,6 @@ from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
     ARG_STAR2,
-    FUNC_NO_INFO,
     ArgKind,
     Context,
     Decorator,
@@ -79,11 +75,11 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
-    TypeStrVisitor,
     UnpackType,
     get_proper_type,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.program_facts import (
@@ -115,8 +111,6 @@ __all__ = [
 _NOT_A_CALL_OF_ITS_DEFINITION: Final = "typing_pkg.gradient."
 """The name ``mypy_plugin.transforms`` gives what ``jax.grad(f)`` returns (``f``'s definition)."""
 MAX_DEPTH: Final = 6
-_AFTER_MYPY: Final = 1
-"""The priority of the plugin's notes: sorted after mypy's own at the same place."""
 """How deep specialisations may nest (a call in a specialised body specialises too)."""
 _OUR_CODES: Final = frozenset({DTYPE_PROMOTION.code, UNEXPECTED.code})
 _NARROWABLE: Final = frozenset({ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT})
@@ -154,7 +148,7 @@ class Inference:
         self._active: list[FuncItem] = []
         self._cuts = 0
         """How many specialisations recursion or the depth bound cut (see ``_module_memo``)."""
-        self._pending_errors: list[ErrorInfo] = []
+        self._pending_errors: list[internals.Reported] = []
         self._pending_reveals: set[RevealKey] = set()
         """What the specialised checks found, reported when the outermost one is done."""
         self._closures: dict[int, tuple[FuncItem, FuncItem, list[tuple[Var, Type | None]]]] = {}
@@ -163,7 +157,7 @@ class Inference:
         self._narrowed: set[int] = set()
         """The parameters (``Var`` ids) the active specialised checks narrowed."""
         self._reveals: dict[RevealKey, list[Type]] = {}
-        self._notes: dict[RevealKey, tuple[str, ErrorInfo]] = {}
+        self._notes: dict[RevealKey, tuple[str, internals.Reported]] = {}
         """The note last reported for each ``reveal_type`` of a specialised body, and its file."""
         self.rebinding: Final = Rebinding(self.facts, self._narrowed, inferred_array).rebinding
         """Adjust a value the plugin typed where it rebinds a variable (``rebinding.py``)."""
@@ -172,9 +166,9 @@ class Inference:
 
     def facts(self, api: CheckerPluginInterface) -> ModuleFacts | None:
         """The facts of the module ``api`` checks (``None`` outside the checker)."""
-        if not isinstance(api, TypeChecker):
+        tree = internals.module_checked(api)
+        if tree is None:
             return None
-        tree = api.tree
         found = self._facts.get(tree.fullname)
         if found is not None and found.tree is tree:
             return found
@@ -268,13 +262,13 @@ class Inference:
         ``function`` is the expression naming it (a lambda is its own); ``None``
         when it is not one of the module's functions or the result is unknown.
         """
-        if not isinstance(api, TypeChecker):
+        if internals.module_checked(api) is None:
             return None
         if isinstance(function, LambdaExpr):
             defn: FuncItem = function
             proper = get_proper_type(callee)
             callee_type = proper if isinstance(proper, CallableType) else None
-            base = api.function_type(defn)
+            base = internals.signature_of(api, defn)
             if not isinstance(base, CallableType):
                 return None
             if callee_type is None:
@@ -311,9 +305,9 @@ class Inference:
         ``callee``, as mypy gives them to a hook; ``f(*t)`` with a tuple ``t``
         passes its items.
         """
-        if not isinstance(api, TypeChecker) or api.errors.file in api.errors.ignored_files:
+        if internals.module_checked(api) is None or internals.in_ignored_file(api):
             return default
-        base = api.function_type(defn)
+        base = internals.signature_of(api, defn)
         if not isinstance(base, CallableType) or base.variables:
             return default
         offset = len(base.arg_types) - len(callee.arg_types)
@@ -336,7 +330,7 @@ class Inference:
                 if any(isinstance(get_proper_type(a), AnyType) for a in items):
                     continue
                 fallback = api.named_generic_type(
-                    "builtins.tuple", [api.named_type("builtins.object")]
+                    "builtins.tuple", [internals.named_type(api, "builtins.object")]
                 )
                 new_args[formal] = UnpackType(TupleType(items, fallback))
                 narrowed = narrowed or any(known_dtypes(a) for a in items)
@@ -386,7 +380,7 @@ class Inference:
         return refine_dtypes(declared_ret, result, lambda info: is_program_class(api, info))
 
     def _discarded(
-        self, api: TypeChecker, defn: FuncItem, context: Context, unannotated: bool
+        self, api: CheckerPluginInterface, defn: FuncItem, context: Context, unannotated: bool
     ) -> bool:
         """Whether a call with every parameter as declared needs no specialised check.
 
@@ -406,7 +400,7 @@ class Inference:
 
     def _constants(
         self,
-        api: TypeChecker,
+        api: CheckerPluginInterface,
         expanded: list[list[Type] | None],
         arg_exprs: list[list[Expression]] | None,
     ) -> None:
@@ -434,7 +428,7 @@ class Inference:
 
     def _specialise(
         self,
-        api: TypeChecker,
+        api: CheckerPluginInterface,
         defn: FuncItem,
         base: CallableType,
         arg_types: list[Type],
@@ -459,7 +453,7 @@ class Inference:
                 self._reveal(api, found.reveals)
             self._flush(api)
             return found.result
-        ret_type = api.named_type("builtins.object") if unannotated else base.ret_type
+        ret_type = internals.named_type(api, "builtins.object") if unannotated else base.ret_type
         override = base.copy_modified(arg_types=arg_types, ret_type=ret_type)
         params = {
             id(arg.variable)
@@ -468,24 +462,20 @@ class Inference:
         }
         added = params - self._narrowed
         self._narrowed |= added
-        cuts, deferred = self._cuts, (len(api.deferred_nodes), api.current_node_deferred)
+        cuts, deferred = self._cuts, internals.deferrals(api)
         try:
             result, errors, reveals = self._check(api, defn, override, reveals=narrowed)
         finally:
             self._narrowed -= added
         memo[key] = entry = Memo(defn, result, errors, reveals)
-        if (
-            shared is not None
-            and cuts == self._cuts
-            and deferred == (len(api.deferred_nodes), api.current_node_deferred)
-        ):
+        if shared is not None and cuts == self._cuts and deferred == internals.deferrals(api):
             shared[key] = entry
         self._pending_errors.extend(errors)
         self._flush(api)
         return result
 
     def _module_memo(
-        self, api: TypeChecker, defn: FuncItem
+        self, api: CheckerPluginInterface, defn: FuncItem
     ) -> dict[tuple[int, tuple[Type, ...]], Memo] | None:
         """The memo shared by every check of this pass over the module, if ``defn`` may use it.
 
@@ -504,39 +494,40 @@ class Inference:
         if facts is None or id(defn) in facts.parents or isinstance(defn, LambdaExpr):
             return None
         owner = facts.memo_owner
-        if owner is None or owner[0] is not api or owner[1] != api.pass_num:
-            facts.memo_owner = (api, api.pass_num)
+        key = internals.pass_key(api)
+        if owner is None or key is None or owner[0] is not key[0] or owner[1] != key[1]:
+            facts.memo_owner = key
             facts.memo = {}
         return facts.memo
 
-    def _current_memo(self, api: TypeChecker) -> dict[tuple[int, tuple[Type, ...]], Memo]:
+    def _current_memo(
+        self, api: CheckerPluginInterface
+    ) -> dict[tuple[int, tuple[Type, ...]], Memo]:
         """The memo of the top-level target being checked (a new one for each new check)."""
         if self._active:
             return self._memo
-        owner = (api, api.binder)
-        if self._memo_owner is None or any(
-            a is not b for a, b in zip(owner, self._memo_owner, strict=True)
+        owner = internals.target_key(api)
+        if (
+            owner is None
+            or self._memo_owner is None
+            or any(a is not b for a, b in zip(owner, self._memo_owner, strict=True))
         ):
             self._memo_owner = owner
             self._memo = {}
         return self._memo
 
     def _check(
-        self, api: TypeChecker, defn: FuncItem, override: CallableType, reveals: bool
-    ) -> tuple[Type | None, list[ErrorInfo], IterationDependentErrors | None]:
+        self, api: CheckerPluginInterface, defn: FuncItem, override: CallableType, reveals: bool
+    ) -> tuple[Type | None, list[internals.Reported], internals.Reveals | None]:
         """Check ``defn``'s body under ``override``; return what it returns and our errors."""
         saved = [(arg.variable, arg.variable.type) for arg in defn.arguments]
-        # mypy sets the type of each variable the body infers, and the frames it was first
-        # bound in (`x = None` in the other branch of an `if` makes it Optional only from
-        # there): the function's own check, before or after this one, must find them as it
-        # left them.
+        # mypy sets the type of each variable the body infers: the function's own check,
+        # before or after this one, must find them as it left them.
         facts = self.facts(api)
         local: list[Var] = []
         if facts is not None and facts.functions.get(id(defn)) is defn:
             local = facts.variables.get(id(defn), [])
             saved += [(var, var.type) for var in local]
-        frames = api.var_decl_frames
-        saved_frames = [(var, frames.get(var)) for var in local]
         closure = self._closures.get(id(defn))
         if closure is not None and closure[0] is defn and closure[1] not in self._active:
             # A nested function called after its enclosing function returned it: the
@@ -544,60 +535,28 @@ class Inference:
             saved += [(var, var.type) for var, _ in closure[2]]
             for var, typ in closure[2]:
                 var.type = typ
-        else:
-            closure = None
         expanded = len(defn.expanded)
-        # mypy caches the types of a statement's expressions, keyed by expression, and
-        # empties the cache after each statement.  The body is checked with the cache on (a
-        # long expression of unions takes exponential time without it), from empty, and the
-        # enclosing statement's entries are put back after: the body's own entries are of
-        # its specialised parameters and must not outlive the check.
-        cache = api.expr_checker.expr_cache
-        outer = dict(cache)
-        cache.clear()
-        revealed = IterationDependentErrors()
         self._active.append(defn)
         try:
-            with ExitStack() as stack:
-                info = defn.info if isinstance(defn, FuncDef) else FUNC_NO_INFO
-                if info is not FUNC_NO_INFO:  # a method: checked in its class's scope
-                    stack.enter_context(api.tscope.class_scope(info))
-                    stack.enter_context(api.scope.push_class(info))
-                watcher = stack.enter_context(
-                    IterationErrorWatcher(
-                        api.msg.errors,
-                        revealed,
-                        filter_errors=_keep_ours,
-                        save_filtered_errors=True,
-                    )
-                )
-                stack.enter_context(api.tscope.function_scope(defn))
-                api.check_func_item(defn, type_override=override, name=defn.name)
-                if reveals:
-                    self._remember_closures(api, defn)
-                errors = [
-                    e
-                    for e in watcher.filtered_errors()
-                    if e.code is not None and e.code.code in _OUR_CODES
-                ]
+            errors, revealed = internals.check_body(
+                api,
+                defn,
+                override,
+                local,
+                _OUR_CODES,
+                lambda: self._remember_closures(api, defn) if reveals else None,
+            )
         finally:
             self._active.pop()
             for var, typ in saved:
                 var.type = typ
-            for var, found in saved_frames:
-                if found is None:
-                    frames.pop(var, None)
-                else:
-                    frames[var] = found
             del defn.expanded[expanded:]
-            cache.clear()
-            cache.update(outer)
         if not reveals:  # a check that only infers the return type shows nothing new
             return self._returned(api, defn), errors, None
         self._reveal(api, revealed)
         return self._returned(api, defn), errors, revealed
 
-    def _remember_closures(self, api: TypeChecker, defn: FuncItem) -> None:
+    def _remember_closures(self, api: CheckerPluginInterface, defn: FuncItem) -> None:
         """Record the parameters of ``defn``'s specialised check for its nested functions."""
         facts = self.facts(api)
         if facts is None:
@@ -608,12 +567,12 @@ class Inference:
             if parent is defn and child is not None:
                 self._closures[child_id] = (child, defn, environment)
 
-    def _returned(self, api: TypeChecker, defn: FuncItem) -> Type | None:
+    def _returned(self, api: CheckerPluginInterface, defn: FuncItem) -> Type | None:
         """The union of what the body's ``return`` statements returned in the last check."""
         if isinstance(defn, LambdaExpr):
             last = defn.body.body[-1] if defn.body.body else None
             if isinstance(last, ReturnStmt) and last.expr is not None:
-                return api.lookup_type_or_none(last.expr)
+                return internals.type_of(api, last.expr)
             return None
         facts = self.facts(api)
         returns = None if facts is None else facts.returns.get(id(defn))
@@ -624,7 +583,7 @@ class Inference:
             if stmt.expr is None:
                 found.append(NoneType())
                 continue
-            typ = api.lookup_type_or_none(stmt.expr)
+            typ = internals.type_of(api, stmt.expr)
             if typ is None:
                 return None
             found.append(typ)
@@ -634,59 +593,49 @@ class Inference:
             return NoneType()
         return make_simplified_union(found)
 
-    def _reveal(self, api: TypeChecker, revealed: IterationDependentErrors) -> None:
+    def _reveal(self, api: CheckerPluginInterface, revealed: internals.Reveals) -> None:
         """Add what each ``reveal_type`` of a specialised body showed to what it shows."""
-        for (line, column, end_line, end_column), types in revealed.revealed_types.items():
-            key = (f"{api.tree.path}\0", line, column, end_line, end_column)
+        tree = internals.module_checked(api)
+        path = "" if tree is None else tree.path
+        for (line, column, end_line, end_column), types in internals.revealed_types(revealed):
+            key = (f"{path}\0", line, column, end_line, end_column)
             seen = self._reveals.setdefault(key, [])
             for typ in types:
                 if not any(typ == other for other in seen):
                     seen.append(typ)
             self._pending_reveals.add(key)
 
-    def _flush(self, api: TypeChecker) -> None:
+    def _flush(self, api: CheckerPluginInterface) -> None:
         """Report what the specialised checks found, once the outermost one is done.
 
         A specialisation is a fact about the program (its argument types are
         those of a call mypy checks), so its reports go straight to mypy's
-        error list: mypy may have asked for it while checking a call
-        speculatively (an overload, a type argument), where it discards what
-        is reported, and the memo spares it the second check.
+        error list (``mypy_internals.report``), and the memo spares the second
+        check of a call mypy checks again.
         """
         if self._active or not (self._pending_errors or self._pending_reveals):
             return
-        errors = api.msg.errors
-        watchers = errors._watchers
-        errors._watchers = []  # reported unconditionally (see above); restored below
+        keys = sorted(self._pending_reveals, key=lambda k: k[1:3])
+        notes: list[tuple[internals.Place, Type]] = []
+        for key in keys:
+            seen = self._reveals.get(key, [])
+            known = [typ for typ in seen if not has_unknown_array(typ)]
+            union = (
+                make_simplified_union(known) if known else erase_all(make_simplified_union(seen))
+            )
+            notes.append((key[1:], union))
         try:
-            api.msg.add_errors(self._pending_errors)
-            for key in sorted(self._pending_reveals, key=lambda k: k[1:3]):
-                _, line, column, end_line, end_column = key
-                seen = self._reveals.get(key, [])
-                known = [typ for typ in seen if not has_unknown_array(typ)]
-                union = (
-                    make_simplified_union(known)
-                    if known
-                    else erase_all(make_simplified_union(list(seen)))
-                )
-                shown = union.accept(TypeStrVisitor(options=api.options))
-                info = errors.report(
-                    line,
-                    column,
-                    f'Revealed type is "{shown}"',
-                    severity="note",
-                    end_line=end_line,
-                    end_column=end_column,
-                )
-                # After mypy's own note for the same reveal_type (whichever is checked first).
-                info.priority = _AFTER_MYPY
-                self._replace_note(errors, key, info)
+            made = internals.report(api, self._pending_errors, notes)
         finally:
-            errors._watchers = watchers
             self._pending_errors = []
             self._pending_reveals = set()
+        file = internals.error_file(api)
+        for key, note in zip(keys, made, strict=True):
+            self._replace_note(api, file, key, note)
 
-    def _replace_note(self, errors: Errors, key: RevealKey, info: ErrorInfo) -> None:
+    def _replace_note(
+        self, api: CheckerPluginInterface, file: str, key: RevealKey, note: internals.Reported
+    ) -> None:
         """Keep only the latest union note of a ``reveal_type`` (it holds the earlier ones).
 
         mypy drops a note that repeats one on the same line: were the earlier,
@@ -694,18 +643,12 @@ class Inference:
         would leave an earlier one last, which a reader takes for the answer.
         """
         previous = self._notes.get(key)
-        self._notes[key] = (errors.file, info)
-        if previous is None:
-            return
-        file, old = previous
-        infos = errors.error_info_map.get(file, [])
-        for index, other in enumerate(infos):
-            if other is old:
-                del infos[index]
-                break
+        self._notes[key] = (file, note)
+        if previous is not None:
+            internals.withdraw_note(api, *previous)
 
 
-def _default_type(api: TypeChecker, default: Expression | None) -> Type | None:
+def _default_type(api: CheckerPluginInterface, default: Expression | None) -> Type | None:
     """The type of a literal default value (``eps=1e-5`` is a ``float``), else ``None``."""
     value = None if default is None else literal_value(default)
     if isinstance(value, bool) or value is None:
@@ -713,9 +656,9 @@ def _default_type(api: TypeChecker, default: Expression | None) -> Type | None:
             "builtins.True",
             "builtins.False",
         ):
-            return api.named_type("builtins.bool")
+            return internals.named_type(api, "builtins.bool")
         return None
-    return api.named_type("builtins.int" if isinstance(value, int) else "builtins.float")
+    return internals.named_type(api, "builtins.int" if isinstance(value, int) else "builtins.float")
 
 
 def _argument_type(typ: Type) -> Type:
@@ -768,8 +711,3 @@ def _expand(
             types.extend(items)
         found.append(types)
     return found
-
-
-def _keep_ours(file: str, info: ErrorInfo) -> bool:
-    """Filter every diagnostic of a specialised check; ours are re-added after the check."""
-    return True

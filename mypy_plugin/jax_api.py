@@ -38,7 +38,6 @@ import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from mypy.checker import TypeChecker
 from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
@@ -76,6 +75,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from mypy_plugin.errors import error_undefined_call, error_unexpected
 from mypy_plugin.program_facts import looped_over
@@ -237,12 +237,6 @@ Found = str | tuple[str, ...] | _Unknown | _Absent
 them, unknown, or absent."""
 
 
-def _expression_type(api: CheckerPluginInterface, expr: Expression) -> Type | None:
-    if isinstance(api, TypeChecker):
-        return api.lookup_type_or_none(expr)
-    return None  # pragma: no cover - hooks always get the checker
-
-
 def _single(proper: ProperType) -> str | _Unknown | _Absent:
     """One operand from a type that is not a sequence."""
     if isinstance(proper, NoneType):
@@ -267,7 +261,7 @@ def _flatten(api: CheckerPluginInterface, expr: Expression | None, typ: Type) ->
     if isinstance(expr, ListExpr | TupleExpr):
         found: list[str] = []
         for item in expr.items:
-            item_type = _expression_type(api, item)
+            item_type = internals.type_of(api, item)
             if item_type is None:
                 return None
             inner = _flatten(api, item, item_type)
@@ -933,7 +927,7 @@ def at_callback(hooks: Hooks, method: str, ctx: MethodContext) -> Type:
         and context.callee.expr.base.name == "at"
     ):
         return ctx.default_return_type
-    receiver = _expression_type(ctx.api, context.callee.expr.base.expr)
+    receiver = internals.type_of(ctx.api, context.callee.expr.base.expr)
     if receiver is None:
         return ctx.default_return_type
     full = f"{names.TABLE_ARRAY_PREFIX}at.{method}"
@@ -1035,7 +1029,7 @@ statements' list (a daemon's update of the module gives it new ones)."""
 
 def _looped_over(api: CheckerPluginInterface, expr: Context) -> bool:
     """Whether ``expr`` is what a ``for`` statement of the module iterates over."""
-    tree = api.tree if isinstance(api, TypeChecker) else None
+    tree = internals.module_checked(api)
     if tree is None:
         return False
     if not _looped or _looped[0][0] is not tree or _looped[0][1] is not tree.defs:

@@ -43,8 +43,6 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Final
 
-from mypy.checker import TypeChecker
-from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     AssignmentStmt,
     MemberExpr,
@@ -55,10 +53,12 @@ from mypy.nodes import (
     SymbolTableNode,
     TypeInfo,
 )
-from mypy.plugin import AnalyzeTypeContext, ClassDefContext, FunctionContext
-from mypy.semanal import SemanticAnalyzer
-from mypy.typeanal import TypeAnalyser
-from mypy.typeops import type_object_type
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    CheckerPluginInterface,
+    ClassDefContext,
+    FunctionContext,
+)
 from mypy.types import (
     AnyType,
     FunctionLike,
@@ -69,6 +69,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from mypy_plugin.types import base_of
 
@@ -127,13 +128,13 @@ def analyze_jax_array(ctx: AnalyzeTypeContext) -> Type:
     ``Array[Any]`` there was "Parameterized generics cannot be used with class
     or instance checks", on kfac-jax).
     """
-    analyser = ctx.api
-    if not isinstance(analyser, TypeAnalyser) or not isinstance(analyser.api, SemanticAnalyzer):
+    analysis = internals.analysis_of(ctx.api)
+    if analysis is None:
         return AnyType(TypeOfAny.special_form)  # pragma: no cover - mypy always passes these
-    api = analyser.api
+    api, defining_alias, statement = analysis
     node = api.lookup_fully_qualified_or_none(names.ARRAY)
     if node is not None and isinstance(node.node, TypeInfo):
-        if analyser.defining_alias and _is_alias_of_a_name(api.statement):
+        if defining_alias and _is_alias_of_a_name(statement):
             return Instance(node.node, [], line=ctx.type.line)
         return Instance(node.node, [AnyType(TypeOfAny.special_form)], line=ctx.type.line)
     if not api.final_iteration:
@@ -153,19 +154,6 @@ def _is_alias_of_a_name(statement: Statement | None) -> bool:
     )
 
 
-def _rebase(info: TypeInfo, bases: list[Instance]) -> bool:
-    """Give ``info`` these bases and recompute its MRO; restore it if that fails."""
-    old_bases, old_mro = info.bases, info.mro
-    info.bases = bases
-    info.mro = []
-    try:
-        calculate_mro(info)
-    except MroError:
-        info.bases, info.mro = old_bases, old_mro
-        return False
-    return True
-
-
 def customize_array_mro(ctx: ClassDefContext) -> None:
     """Add ``jax.Array`` as a base of ``typing_pkg.typing.Array`` (replacing ``object``)."""
     api = ctx.api
@@ -181,7 +169,7 @@ def customize_array_mro(ctx: ClassDefContext) -> None:
     if any(base.type is jax_array for base in info.bases):
         return
     kept = [base for base in info.bases if base.type.fullname != "builtins.object"]
-    _rebase(info, [*kept, Instance(jax_array, [])])
+    internals.rebase(info, [*kept, Instance(jax_array, [])])
 
 
 def jax_array_subclass(ctx: ClassDefContext) -> None:
@@ -210,7 +198,7 @@ def jax_array_subclass(ctx: ClassDefContext) -> None:
         Instance(jax_array, []) if base.type.fullname == names.ARRAY else base
         for base in info.bases
     ]
-    _rebase(info, bases)
+    internals.rebase(info, bases)
     # Accepted where ``jax.Array`` (ours) is annotated, as without the plugin: the class
     # promotes to ``Array[Any]`` (JAX's class itself cannot: see promote_foreign_arrays).
     _promote_to_array(info, ours)
@@ -234,7 +222,7 @@ def customize_inferred_array(ctx: ClassDefContext) -> None:
         return
     info = ctx.cls.info
     if base_of(info, names.JAX_ARRAY) is None:
-        _rebase(info, list(info.bases))
+        internals.rebase(info, list(info.bases))
 
 
 def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> None:
@@ -256,7 +244,7 @@ def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> 
     info = ctx.cls.info
     if any(base.type is target for base in info.bases):
         return
-    _rebase(info, [Instance(target, [])])
+    internals.rebase(info, [Instance(target, [])])
 
 
 def promote_foreign_arrays(array: TypeInfo, foreign: list[TypeInfo]) -> None:
@@ -277,8 +265,7 @@ def promote_foreign_arrays(array: TypeInfo, foreign: list[TypeInfo]) -> None:
 
 def _promote_to_array(info: TypeInfo, array: TypeInfo) -> None:
     """Let ``info``'s instances stand where ``Array[Any]`` is expected (once)."""
-    if not any(isinstance(p, Instance) and p.type is array for p in info._promote):
-        info._promote = [*info._promote, Instance(array, [AnyType(TypeOfAny.special_form)])]
+    internals.promote(info, Instance(array, [AnyType(TypeOfAny.special_form)]))
 
 
 def customize_dtype_meta(ctx: ClassDefContext) -> None:
@@ -334,7 +321,7 @@ def isinstance_callback(array: Callable[[], TypeInfo | None], ctx: FunctionConte
     """
     api = ctx.api
     info = array()
-    if info is None or not isinstance(api, TypeChecker) or len(ctx.args) < 2:
+    if info is None or not internals.checking(api) or len(ctx.args) < 2:
         return ctx.default_return_type
     classes = list(ctx.args[1])
     while classes:
@@ -342,20 +329,19 @@ def isinstance_callback(array: Callable[[], TypeInfo | None], ctx: FunctionConte
         if isinstance(expr, OpExpr) and expr.op == "|":  # isinstance(x, jax.Array | np.ndarray)
             classes += [expr.left, expr.right]
             continue
-        found = api.lookup_type_or_none(expr)
+        found = internals.type_of(api, expr)
         replaced = None if found is None else _ours(found, info, api)
         if replaced is not None:
-            api.store_type(expr, replaced)
+            internals.record_type(api, expr, replaced)
     return ctx.default_return_type
 
 
-def _ours(typ: Type, array: TypeInfo, api: TypeChecker) -> Type | None:
+def _ours(typ: Type, array: TypeInfo, api: CheckerPluginInterface) -> Type | None:
     """``typ`` (a class's type object, or a tuple of them) with ``jax.Array``'s made ``Array``'s."""
     proper = get_proper_type(typ)
     if isinstance(proper, FunctionLike) and proper.is_type_obj():
         if proper.type_object().fullname == names.JAX_ARRAY:
-            made: Type = type_object_type(array, api.named_type)
-            return made
+            return internals.class_object(api, array)
         return None
     if isinstance(proper, TupleType):
         items = [_ours(item, array, api) for item in proper.items]

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mypy.checker import TypeChecker
-from mypy.errors import ErrorInfo, IterationDependentErrors
 from mypy.nodes import (
     FUNC_NO_INFO,
     AssignmentStmt,
@@ -44,6 +42,7 @@ from mypy.nodes import (
     WhileStmt,
     WithStmt,
 )
+from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
@@ -51,6 +50,8 @@ from mypy.types import (
     TypeOfAny,
     get_proper_type,
 )
+
+from mypy_plugin import mypy_internals as internals
 
 __all__ = [
     "Memo",
@@ -387,7 +388,9 @@ def _items(value: Expression | Statement, count: int) -> list[Expression | None]
     return [None] * count
 
 
-def declare_any(api: TypeChecker, target: NameExpr | MemberExpr, var: Var, value: Type) -> Type:
+def declare_any(
+    api: CheckerPluginInterface, target: NameExpr | MemberExpr, var: Var, value: Type
+) -> Type:
     """Declare ``var`` (what ``target`` binds) ``Any``, as mypy alone does, narrowed to ``value``.
 
     A variable declared elsewhere (a class attribute, in the class body) is left as it is.
@@ -396,11 +399,11 @@ def declare_any(api: TypeChecker, target: NameExpr | MemberExpr, var: Var, value
         return value
     any_type = AnyType(TypeOfAny.special_form)
     var.type = any_type  # the design's side effect (see the module docs)
-    api.binder.put(target, value)
+    internals.narrow(api, target, value)
     return any_type
 
 
-def in_place_on_declared(api: TypeChecker, context: Context, result: Type) -> Type:
+def in_place_on_declared(api: CheckerPluginInterface, context: Context, result: Type) -> Type:
     """``x op= y`` on a name the program declared: its declaration, where it holds the result.
 
     A value narrowed further than its declaration (``x: jax.Array``, then ``x =
@@ -416,10 +419,10 @@ def in_place_on_declared(api: TypeChecker, context: Context, result: Type) -> Ty
     var = context.lvalue.node
     if not isinstance(var, Var) or var.is_inferred or var.type is None:
         return result
-    narrowed = api.lookup_type_or_none(context.lvalue)
+    narrowed = internals.type_of(api, context.lvalue)
     if narrowed is None or is_subtype(result, narrowed) or not is_subtype(result, var.type):
         return result
-    api.binder.put(context.lvalue, result)  # mypy leaves the name narrowed as it was
+    internals.narrow(api, context.lvalue, result)  # mypy leaves the name narrowed as it was
     return var.type
 
 
@@ -462,8 +465,8 @@ class Memo:
         self,
         defn: FuncItem,
         result: Type | None,
-        errors: list[ErrorInfo],
-        reveals: IterationDependentErrors | None,
+        errors: list[internals.Reported],
+        reveals: internals.Reveals | None,
     ) -> None:
         self.defn = defn
         self.result = result

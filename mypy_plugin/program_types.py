@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from mypy.checker import TypeChecker
-from mypy.checkexpr import has_uninhabited_component
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
@@ -31,6 +29,7 @@ from mypy.types import (
     has_type_vars,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin.names import BUILTIN_SCALARS, NUMPY_NDARRAY
 from mypy_plugin.types import (
     any_array,
@@ -245,7 +244,7 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
 
 def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
     """``arrays_only(typ)``, keeping the program's own concrete classes (its NamedTuples)."""
-    if not isinstance(api, TypeChecker):
+    if not internals.checking(api):
         return arrays_only(typ)
     return arrays_only(typ, lambda info: is_program_class(api, info))
 
@@ -275,14 +274,16 @@ def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
     variable's, the function's return type or the parameter's; a generic one
     (type variables) is left to mypy, as is the one mypy builds for an unpacking.
     """
-    if not isinstance(api, TypeChecker):
+    if not internals.checking(api):
         return typ
-    contexts = api.expr_checker.type_context
+    contexts = api.type_context
     expected = contexts[-1] if contexts else None
     if (
         expected is None
         or has_type_vars(expected)
-        or has_uninhabited_component(expected)  # mypy's own guess: ``(x, *rest), aux = f()``
+        or internals.has_uninhabited_component(
+            expected
+        )  # mypy's own guess: ``(x, *rest), aux = f()``
         or is_subtype(typ, expected)
     ):
         return typ
@@ -370,13 +371,13 @@ def dtype_view(function: CallableType) -> CallableType:
 _CONTAINERS: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
 
 
-def is_program_class(api: TypeChecker, info: TypeInfo) -> bool:
+def is_program_class(api: CheckerPluginInterface, info: TypeInfo) -> bool:
     """Whether ``info`` is a concrete class the program defines (not a library's, not a builtin).
 
     An abstract class is not one: its instances are its subclasses', whose own
     methods the program calls (kfac-jax's ``LossFunction``).
     """
-    tree = api.modules.get(info.module_name)
+    tree = internals.module_named(api, info.module_name)
     return tree is not None and is_program_module(tree) and not info.is_abstract
 
 

@@ -38,7 +38,6 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from functools import partial
 
-from mypy.checker import TypeChecker
 from mypy.nodes import (
     Context,
     MemberExpr,
@@ -57,6 +56,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin.program_facts import (
     ModuleFacts,
     declare_any,
@@ -106,7 +106,7 @@ class Rebinding:
         ``any_to_mypy``: the value is ``Any`` to mypy alone (a pytree ``jax.tree.map``
         returns): a variable it defines is declared ``Any``, as mypy alone declares it.
         """
-        if not isinstance(api, TypeChecker) or redefinition_allowed(api.options):
+        if not internals.checking(api) or redefinition_allowed(api.options):
             return result
         facts = self.facts(api)
         if facts is None:
@@ -118,7 +118,7 @@ class Rebinding:
         if found is None or found.value is not context:
             return in_place_on_declared(api, context, result)
         if found.defines:
-            one: Callable[[TypeChecker, NameExpr | None, Type], Type] = partial(
+            one: Callable[[CheckerPluginInterface, NameExpr | None, Type], Type] = partial(
                 self._define_one, as_any=any_to_mypy
             )
         else:
@@ -146,7 +146,7 @@ class Rebinding:
 
     @staticmethod
     def _define_one(
-        api: TypeChecker, name: NameExpr | None, value: Type, as_any: bool = False
+        api: CheckerPluginInterface, name: NameExpr | None, value: Type, as_any: bool = False
     ) -> Type:
         """The first binding of a rebound variable: declared without dtypes, narrowed to them.
 
@@ -169,11 +169,11 @@ class Rebinding:
         if var.type is not None and not is_subtype(erased, var.type):
             return value  # declared elsewhere (a class attribute, a second pass): leave it
         var.type = erased  # the design's side effect (see the module docs)
-        api.binder.put(name, value)
+        internals.narrow(api, name, value)
         return erased
 
     @staticmethod
-    def _define_attribute(api: TypeChecker, target: MemberExpr, value: Type) -> Type:
+    def _define_attribute(api: CheckerPluginInterface, target: MemberExpr, value: Type) -> Type:
         """An attribute bound again elsewhere, defined by a value ``Any`` to mypy alone.
 
         Declared ``Any``, as mypy alone declares it (flax-examples binds
@@ -183,7 +183,7 @@ class Rebinding:
         var = target.def_var
         return value if var is None else declare_any(api, target, var, value)
 
-    def _rebind_one(self, api: TypeChecker, name: NameExpr | None, value: Type) -> Type:
+    def _rebind_one(self, api: CheckerPluginInterface, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""
         if name is None or not isinstance(name.node, Var) or name.node.type is None:
             return value
@@ -195,11 +195,11 @@ class Rebinding:
             # A parameter a specialised check narrowed (its own declaration accepts anything):
             # mypy reports the assignment (a report the specialised check drops) and keeps the
             # parameter's type; the binder gets the value's, as for the unspecialised function.
-            api.binder.put(name, value)
+            internals.narrow(api, name, value)
             return value
         # The declared type as this check of the assignment read it (mypy reads the target
         # before the value, and may evaluate the value more than once): stable per pass.
-        declared = api.lookup_type_or_none(name) or own
+        declared = internals.type_of(api, name) or own
         proper = get_proper_type(declared)
         if (
             isinstance(proper, AnyType)

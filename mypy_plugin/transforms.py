@@ -29,10 +29,7 @@ from collections.abc import Callable
 from typing import Final
 
 from mypy import errorcodes as codes
-from mypy.checker import TypeChecker
-from mypy.checkexpr import has_uninhabited_component
 from mypy.nodes import (
-    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     CallExpr,
@@ -43,7 +40,6 @@ from mypy.nodes import (
     IntExpr,
     RefExpr,
     SymbolTableNode,
-    TempNode,
     TupleExpr,
     Var,
 )
@@ -67,6 +63,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from mypy_plugin.errors import error_carry, withdraw
 from mypy_plugin.inference import Inference
@@ -138,7 +135,8 @@ its function's type (``F -> F``)."""
 
 def _in_jax(api: CheckerPluginInterface) -> bool:
     """Whether the module being checked is JAX's own (whose jitted functions the table types)."""
-    return isinstance(api, TypeChecker) and api.tree.fullname.partition(".")[0] in _JAX_PACKAGES
+    tree = internals.module_checked(api)
+    return tree is not None and tree.fullname.partition(".")[0] in _JAX_PACKAGES
 
 
 _JAX_PACKAGES: Final = frozenset({"jax", "jaxlib"})
@@ -397,7 +395,7 @@ class Transforms:
         what ``f`` returns for these arguments (specialised), the gradients mypy's."""
         context = ctx.context
         api = ctx.api
-        if not isinstance(context, CallExpr) or not isinstance(api, TypeChecker):
+        if not isinstance(context, CallExpr) or not internals.checking(api):
             return None
         callee = get_proper_type(declared_callee(api, context.callee))
         mark = gradient_mark(callee)
@@ -438,7 +436,7 @@ class Transforms:
             return AnyType(TypeOfAny.special_form)
         return inferred(arrays_only(typ), inferred_array)
 
-    def _as_mypy(self, api: TypeChecker, typ: Type) -> Type:
+    def _as_mypy(self, api: CheckerPluginInterface, typ: Type) -> Type:
         """What mypy alone types ``Any``, as the plugin gives it (``program_types.as_mypy_any``)."""
         return as_mypy_any(api, typ, class_named(self.lookup, names.INFERRED_ARRAY))
 
@@ -448,9 +446,9 @@ class Transforms:
         """What the differentiated function returns for the call's arguments (specialised)."""
         api = ctx.api
         defn = callee.definition
-        if not isinstance(api, TypeChecker) or not isinstance(defn, FuncDef):
+        if not isinstance(defn, FuncDef):
             return None
-        base = api.function_type(defn)
+        base = internals.signature_of(api, defn)
         if not isinstance(base, CallableType):
             return None
         added = [  # the *args and **kwargs what grad returns takes beyond the function's
@@ -489,7 +487,7 @@ class Transforms:
         if any(kind.is_star() for kinds in ctx.arg_kinds for kind in kinds):
             return ctx.default_return_type  # tree_map(f, *trees): which is the tree is not known
         api = ctx.api
-        if not isinstance(api, TypeChecker):
+        if not internals.checking(api):
             return ctx.default_return_type
         function_type, function = ctx.arg_types[0][0], ctx.args[0][0]
         rests = list(ctx.arg_types[2]) if len(ctx.arg_types) > 2 else []
@@ -521,8 +519,8 @@ class Transforms:
 
     def control_callback(self, kind: str, ctx: FunctionContext) -> Type:
         """``lax.scan``, ``lax.fori_loop``, ``lax.while_loop``, ``lax.cond``."""
-        if not isinstance(ctx.api, TypeChecker) or any(
-            has_uninhabited_component(t) for types in ctx.arg_types for t in types
+        if not internals.checking(ctx.api) or any(
+            internals.has_uninhabited_component(t) for types in ctx.arg_types for t in types
         ):
             return ctx.default_return_type  # a carry of ``Never`` or ``{}``: mypy's own answer
         if kind == "scan":
@@ -609,21 +607,18 @@ class Transforms:
 
 
 def _call_through_mypy(
-    api: TypeChecker, function: Expression, callee: Type, args: list[Type], context: Context
+    api: CheckerPluginInterface,
+    function: Expression,
+    callee: Type,
+    args: list[Type],
+    context: Context,
 ) -> Type:
     """The result of calling ``callee`` with arguments of these types, as mypy types it."""
     proper = get_proper_type(callee)
     if not isinstance(proper, CallableType | Overloaded):
         return AnyType(TypeOfAny.special_form)
     name = function.fullname if isinstance(function, RefExpr) and function.fullname else None
-    nodes: list[Expression] = [TempNode(arg, context=context) for arg in args]
-    # A context of its own: the call's is the value of an assignment the hooks may adjust.
-    here = Context(context.line, context.column)
-    with api.msg.filter_errors():
-        result, _ = api.expr_checker.check_call(
-            proper, nodes, [ARG_POS] * len(args), here, callable_name=name
-        )
-    return result
+    return internals.call_quietly(api, proper, args, context, name)
 
 
 _NODES: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
@@ -740,7 +735,7 @@ def replace_jitted_method(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
 
 
-def declared_callee(api: TypeChecker, callee: Expression) -> Type | None:
+def declared_callee(api: CheckerPluginInterface, callee: Expression) -> Type | None:
     """The type of a call's callee as declared (a variable's own type), else as mypy typed it.
 
     mypy records the callee of a generic call with its type arguments applied
@@ -748,7 +743,7 @@ def declared_callee(api: TypeChecker, callee: Expression) -> Type | None:
     """
     if isinstance(callee, RefExpr) and isinstance(callee.node, Var) and callee.node.type:
         return callee.node.type
-    return api.lookup_type_or_none(callee)
+    return internals.type_of(api, callee)
 
 
 def _is_any(typ: Type) -> bool:

@@ -8,6 +8,8 @@ split, or shrank) fails too, so that the list stays true.
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 from typing import Final
 
@@ -20,15 +22,15 @@ OVER: Final = {
         "kinds' typed interface (issue 20, item 1)"
     ),
     "mypy_plugin/hooks.py": (
-        "the operator, method and attribute hooks of Array: to split when mypy's private "
-        "accesses move to one seam (issue 20, item 3)"
+        "the operator, method and attribute hooks of Array and NumPy's arrays, one protocol: "
+        "to split by operand family (issue 20)"
     ),
     "mypy_plugin/__init__.py": (
-        "the Plugin class, mypy's one entry point, and its lookups: to shrink with the seam "
-        "(issue 20, item 3)"
+        "the Plugin class, mypy's one entry point, its hook tables and lookups: to split the "
+        "lookups out (issue 20)"
     ),
     "mypy_plugin/transforms.py": (
-        "jit, vmap, grad, scan, partial: one protocol of transformed functions, 807 lines"
+        "jit, vmap, grad, scan, partial: one protocol of transformed functions, 802 lines"
     ),
 }
 """Modules over the limit, and why."""
@@ -69,3 +71,67 @@ def test_mypy_reports_are_read_in_one_place() -> None:
         )
     ]
     assert not elsewhere, f"use tools.conformance.checker_output.read_mypy in {elsewhere}"
+
+
+SEAM: Final = ROOT / "mypy_plugin" / "mypy_internals.py"
+PUBLIC_MYPY: Final = {
+    "mypy.plugin": None,
+    "mypy.nodes": None,
+    "mypy.types": None,
+    "mypy.options": None,
+    "mypy.errorcodes": None,
+    "mypy.subtypes": None,
+    "mypy.typeops": None,
+    "mypy.maptype": None,
+    "mypy.typevars": None,
+    "mypy.erasetype": None,
+    "mypy.messages": {"format_type"},
+}
+"""mypy's plugin interface, as ``mypy_plugin/mypy_internals.py`` states it: each module the
+rest of the plugin may import from, and the names it may take (``None``: any)."""
+PRIVATE_MEMBERS: Final = re.compile(
+    r"\.(_watchers|_filtered|_promote|_modules|error_info_map|binder|expr_checker|tscope|"
+    r"lookup_type_or_none|store_type|check_func_item|deferred_nodes|current_node_deferred|"
+    r"pass_num|var_decl_frames|function_type|disable_expression_cache|defining_alias)\b"
+)
+"""The members of mypy's checker, error collector and analyser the seam uses."""
+
+
+def _mypy_imports(path: Path) -> list[tuple[str, str]]:
+    """``(module, name)`` for each name ``path`` imports from mypy (``name`` empty for
+    ``import mypy.x``; ``from mypy import x`` is module ``mypy.x``)."""
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, "") for a in node.names if a.name.split(".")[0] == "mypy"]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+            if node.module == "mypy":
+                found += [(f"mypy.{a.name}", "") for a in node.names]
+            elif node.module.split(".")[0] == "mypy":
+                found += [(node.module, a.name) for a in node.names]
+    return found
+
+
+def test_mypy_internals_are_reached_in_one_module() -> None:
+    """Only ``mypy_plugin/mypy_internals.py`` imports mypy beyond its plugin interface or
+    touches its checker's private members: a mypy upgrade that moves them breaks one module."""
+    assert SEAM.is_file()
+    outside: list[str] = []
+    for path in sorted((ROOT / "mypy_plugin").rglob("*.py")):
+        if path == SEAM:
+            continue
+        where = path.relative_to(ROOT).as_posix()
+        for module, name in _mypy_imports(path):
+            if module not in PUBLIC_MYPY:
+                outside.append(f"{where}: imports {module}")
+                continue
+            allowed = PUBLIC_MYPY[module]
+            if allowed is not None and name not in allowed:
+                outside.append(f"{where}: imports {module}.{name}")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if PRIVATE_MEMBERS.search(code) and not code.lstrip().startswith(('"', "`")):
+                outside.append(f"{where}:{number}: {line.strip()}")
+    assert not outside, "move to mypy_plugin/mypy_internals.py:\n" + "\n".join(outside)
+    seam = SEAM.read_text(encoding="utf-8")
+    assert PRIVATE_MEMBERS.search(seam), "the list of private members is stale"
