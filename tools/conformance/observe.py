@@ -40,6 +40,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -61,6 +62,7 @@ from .truthfile import Cell, format_truth, read_truth_file
 __all__ = [
     "RULE_SETS",
     "TRANSCRIBED",
+    "in_sample",
     "observe",
     "observe_in_subprocess",
     "observe_table_in_subprocess",
@@ -84,20 +86,30 @@ def _observe_cell(backend: Backend, op: str, operands: Sequence[str]) -> Cell:
     return Cell(op, left, right, result, weak, None, None)
 
 
-def observe_backend(backend: Backend) -> list[Cell]:
-    """Observe every operator on every operand pair of a backend."""
+def in_sample(op: str, operands: Sequence[str], every: int) -> bool:
+    """Whether the cell is in the sample of every ``every``-th cell, chosen by a hash of the
+    cell (the same in every run and process; ``every=1``: all)."""
+    return every == 1 or zlib.crc32("\0".join((op, *operands)).encode()) % every == 0
+
+
+def observe_backend(backend: Backend, every: int = 1) -> list[Cell]:
+    """Observe every operator on every operand pair of a backend (or ``in_sample``'s)."""
     arrays = backend.array_names()
     scalars = list(PY_SCALARS)
     cells: list[Cell] = []
     pairs = [(left, right) for left in arrays for right in arrays + scalars]
     reflected = [(left, right) for left in scalars for right in arrays]
+    cases = [
+        *((op, pair) for op in BINARY for pair in pairs + reflected),
+        *((op, pair) for op in INPLACE for pair in pairs),
+        *((op, (left,)) for op in UNARY for left in arrays),
+    ]
     with backend.quiet():
-        for op in BINARY:
-            cells.extend(_observe_cell(backend, op, pair) for pair in pairs + reflected)
-        for op in INPLACE:
-            cells.extend(_observe_cell(backend, op, pair) for pair in pairs)
-        for op in UNARY:
-            cells.extend(_observe_cell(backend, op, (left,)) for left in arrays)
+        cells.extend(
+            _observe_cell(backend, op, operands)
+            for op, operands in cases
+            if in_sample(op, operands, every)
+        )
     return cells
 
 
@@ -122,12 +134,13 @@ def _backend(rules: str) -> Backend:
     raise ValueError(f"no backend for rule set {rules!r}")
 
 
-def observe(rules: str) -> tuple[list[str], list[Cell]]:
-    """Observe one rule set in this process and return its truth-file comment lines and cells."""
+def observe(rules: str, every: int = 1) -> tuple[list[str], list[Cell]]:
+    """Observe one rule set in this process and return its truth-file comment lines and cells
+    (every cell, or the sample of every ``every``-th: ``in_sample``)."""
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
     backend = _backend(rules)
-    cells = observe_backend(backend)
+    cells = observe_backend(backend, every)
     meta = [
         *header_lines(rules),
         f"rules: {rules}: {backend.description}",
@@ -149,22 +162,23 @@ def _repo_root() -> Path:
 _CHILD_CODE = (
     "import sys\n"
     "from tools.conformance.observe import child_main\n"
-    "sys.exit(child_main(sys.argv[1], sys.argv[2]))\n"
+    "sys.exit(child_main(sys.argv[1], sys.argv[2], int(sys.argv[3])))\n"
 )
 
 
-def child_main(rules: str, out_path: str) -> int:
+def child_main(rules: str, out_path: str, every: int = 1) -> int:
     """Observe a rule set and write its truth file to ``out_path`` (the subprocess entry point)."""
-    meta, cells = observe(rules)
+    meta, cells = observe(rules, every)
     Path(out_path).write_text(format_truth(meta, cells), encoding="utf-8")
     return 0
 
 
-def observe_table_in_subprocess(rules: str) -> tuple[list[str], list[Cell]]:
-    """Observe one rule set in a fresh Python interpreter and return its comment lines and cells."""
+def observe_table_in_subprocess(rules: str, every: int = 1) -> tuple[list[str], list[Cell]]:
+    """Observe one rule set in a fresh Python interpreter and return its comment lines and
+    cells (every cell, or the sample of every ``every``-th: ``in_sample``)."""
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; expected one of {', '.join(RULE_SETS)}")
-    return run_observer(_CHILD_CODE, rules)
+    return run_observer(_CHILD_CODE, rules, str(every))
 
 
 def run_observer(child_code: str, rules: str, *arguments: str) -> tuple[list[str], list[Cell]]:
