@@ -8,7 +8,7 @@ update (``x.at[i].set(y)``), of a ufunc (``jnp.add(x, y)``: ``add`` is a
 (``jnp.float32(2.0)``) gets the dtype the table's rule computes from its
 arguments under the configured rule set:
 
-* each array argument, by JAX's parameter name (the table's ``param_specs``):
+* each array argument, by JAX's parameter name (the kind's ``params``):
   ``Array[float32]`` is ``float32``, a Python ``float`` is weakly typed
   (``py_float``), a NumPy array or scalar its dtype, a list or tuple of them a
   sequence;
@@ -171,11 +171,10 @@ class JaxApi:
         """``jax.numpy``'s dtype names and their markers (``float32``, ``bfloat16``, ``int_``)."""
         if self._scalar_types is None:
             from mypy_plugin.jax_array import scalar_type_markers
-            from typing_pkg.api.kinds import NotAnArray
 
             prefix = names.JAX_NUMPY + "."
             listed = {
-                name[len(prefix) :]: isinstance(kind, NotAnArray)
+                name[len(prefix) :]: not kind.returns_arrays
                 for name, kind in self.table.items()
                 if name.startswith(prefix) and "." not in name[len(prefix) :]
             }
@@ -377,15 +376,15 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
     """Return the table's ``Call`` for these arguments, ``None`` when an option is unknown.
 
     The array parameters whose dtype is unknown are left out of ``args`` and
-    listed in the ``UNKNOWN_ARGUMENTS`` option (``_evaluate_one`` decides).
+    listed in ``unknown`` (``_evaluate_one`` decides).
     """
-    from typing_pkg.api.kinds import DTYPE_OPTIONS, Call
+    from typing_pkg.api.kinds import DTYPE_OPTIONS, Call, UnknownOperand
 
     args: dict[str, Operand] = {}
-    guessed: list[tuple[str, bool, str | None]] = []
+    guessed: list[UnknownOperand] = []
     position = 0
-    for param in kind.parameters:
-        if not param.name:
+    for param in kind.params:
+        if param.constant:
             continue  # a constant the rule adds itself
         if param.name == "self":
             if receiver is None:
@@ -395,18 +394,18 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
             found = _argument(actuals, param.name, position, param.sequence, kind)
             position += 1
         if isinstance(found, _Absent):
-            if not param.optional and param.default is None and not param.ignored:
+            if not param.optional and not param.ignored:
                 return None  # a required argument missing: mypy reports the call
             continue
         if isinstance(found, _Unknown):
             if param.ignored:
                 continue  # its dtype does not matter (and a check on it is skipped)
-            guessed.append((param.name, param.sequence, None))
+            guessed.append(UnknownOperand(param.name, param.sequence))
             continue
         category = _category(found)
         if category is not None:  # Array[floating]: one of the category's dtypes
             if not param.ignored:
-                guessed.append((param.name, param.sequence, category))
+                guessed.append(UnknownOperand(param.name, param.sequence, category))
             continue
         args[param.name] = found
     options: dict[str, object] = {}
@@ -429,14 +428,7 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
                     continue
                 return None
             options[option] = value
-    if guessed:
-        options[UNKNOWN_ARGUMENTS] = tuple(guessed)
-    return Call(full, args, options)
-
-
-UNKNOWN_ARGUMENTS: Final = "~unknown"
-"""The option listing the array parameters whose dtype is unknown: (name, sequence, category
-or ``None``)."""
+    return Call(full, args, options, tuple(guessed))
 
 
 def _category(found: Found) -> str | None:
@@ -508,9 +500,7 @@ def _argument(actuals: Actuals, name: str, position: int, sequence: bool, kind: 
 
 def _takes_values(kind: Kind) -> bool:
     """Whether the kind makes arrays from values (``jnp.array([1, 2])``), lists included."""
-    from typing_pkg.api.kinds import Fill
-
-    return isinstance(kind, Fill)
+    return kind.takes_values
 
 
 # ------------------------------------------------------------------ building results
@@ -714,7 +704,7 @@ def _variants(actuals: Actuals) -> list[Actuals] | None:
     return variants
 
 
-def _without_unknowns(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[object, ...]) -> Result:
+def _without_unknowns(hooks: Hooks, kind: Kind, call: Call) -> Result:
     """The result of a call some of whose array arguments have an unknown dtype.
 
     A call that asks for its result's dtype (``jnp.asarray(x, dtype=jnp.float32)``,
@@ -726,42 +716,40 @@ def _without_unknowns(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[objec
     """
     # The same call (as the rules see it) comes back often: each answer asks every dtype.
     try:
-        key: Hashable = (id(kind), call.function, *sorted(call.args.items()), unknown)
+        key: Hashable = (id(kind), call.function, *sorted(call.args.items()), call.unknown)
         key = (key, *sorted(call.options.items()))
         return hooks.without_unknowns[key]
     except TypeError:  # an option the rules read from an unhashable value: not remembered
-        return _each_dtype(hooks, kind, call, unknown)
+        return _each_dtype(hooks, kind, call)
     except KeyError:
-        found = hooks.without_unknowns[key] = _each_dtype(hooks, kind, call, unknown)
+        found = hooks.without_unknowns[key] = _each_dtype(hooks, kind, call)
         return found
 
 
-def _each_dtype(hooks: Hooks, kind: Kind, call: Call, unknown: tuple[object, ...]) -> Result:
+def _each_dtype(hooks: Hooks, kind: Kind, call: Call) -> Result:
     """``_without_unknowns``, worked out."""
     from typing_pkg.api.kinds import DTYPE_OPTIONS, Call, Unknown
     from typing_pkg.dtypes import BY_NAME
 
     missing = Unknown("an argument of unknown dtype")
-    params = [p for p in unknown if isinstance(p, tuple) and len(p) == 3]
-    options = {k: v for k, v in call.options.items() if k != UNKNOWN_ARGUMENTS}
+    unknown = call.unknown
+    options = call.options
     asked = next((options[o] for o in kind.options if o in DTYPE_OPTIONS and o in options), None)
     env = hooks.api.env
     if isinstance(asked, str):
         candidates: Sequence[str] = [asked]
-    elif len(params) == 1:
-        category = params[0][2]
+    elif len(unknown) == 1:
+        category = unknown[0].category
         candidates = sorted(
-            t
-            for t in env.types
-            if not isinstance(category, str) or issubclass(BY_NAME[t], BY_NAME[category])
+            t for t in env.types if category is None or issubclass(BY_NAME[t], BY_NAME[category])
         )
     else:
         return missing
     outcomes: set[str] = set()
     for candidate in candidates:
         args = dict(call.args)
-        for name, sequence, _ in params:
-            args[str(name)] = (candidate,) if sequence else candidate
+        for operand in unknown:
+            args[operand.name] = (candidate,) if operand.sequence else candidate
         try:
             result = kind.result(Call(call.function, args, options), env)
         except Exception:  # a rule asked about a dtype it does not expect: unknown
@@ -803,9 +791,8 @@ def _evaluate_one(
 
     if call is None:
         return _unknown(hooks, declared, api, context), None
-    unknown = call.options.get(UNKNOWN_ARGUMENTS)
-    if isinstance(unknown, tuple):
-        result = _without_unknowns(hooks, kind, call, unknown)
+    if call.unknown:
+        result = _without_unknowns(hooks, kind, call)
         guessed = True
     else:
         guessed = False

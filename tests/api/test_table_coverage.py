@@ -146,19 +146,14 @@ def _params(full: str) -> set[str] | None:
 
 
 def _read(kind: Kind) -> set[str]:
-    names = {p.name for p in kind.parameters if p.name}
-    names |= set(kind.options)
-    for attribute in ("requires", "check"):
-        for item in getattr(kind, attribute, ()):
-            names.add(item[0] if isinstance(item, tuple) else item)
-    return names
+    return {p.name for p in kind.params if not p.constant} | set(kind.options) | kind.checks()
 
 
 def test_every_entry_reads_parameters_jax_names() -> None:
     wrong: list[str] = []
     unchecked: list[str] = []
     for full, kind in table().items():
-        if isinstance(kind, NotAnArray | UnknownDtype):
+        if not kind.modelled:
             continue
         params = _params(full)
         if params is None:

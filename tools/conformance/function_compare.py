@@ -240,25 +240,8 @@ class FunctionMismatch(Mismatch):
 
 
 def _parameters(kind: Kind) -> list[Param]:
-    found = list(kind.parameters)
-    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
-        if isinstance(sub, Kind):
-            found += _parameters(sub)
-    for sub in getattr(kind, "outputs", ()):
-        found += _parameters(sub)
-    return found
-
-
-def _read_elsewhere(kind: Kind) -> set[str]:
-    """Parameters a kind reads beyond its array parameters (``check``, ``requires``)."""
-    found = set(getattr(kind, "check", ()))
-    found |= {name for name, _ in getattr(kind, "requires", ())}
-    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
-        if isinstance(sub, Kind):
-            found |= _read_elsewhere(sub)
-    for sub in getattr(kind, "outputs", ()):
-        found |= _read_elsewhere(sub)
-    return found
+    """The kind's array parameters and its branches' (``where(c)``, ``where(c, x, y)``)."""
+    return [*kind.params, *(p for branch in kind.branches() for p in _parameters(branch))]
 
 
 def _base(op: str) -> str:
@@ -281,7 +264,7 @@ def operands(cell: Cell) -> list[str]:
 
 def call_of(kind: Kind, cell: Cell) -> Call:
     """Return the call a cell records (operands by parameter name, options parsed)."""
-    return _call(_base(cell.op), cell, {p.name for p in kind.parameters if p.sequence})
+    return _call(_base(cell.op), cell, {p.name for p in kind.params if p.sequence})
 
 
 def _call(name: str, cell: Cell, sequences: set[str]) -> Call:
@@ -383,7 +366,7 @@ def compare_functions(
                 if found is None
                 else (
                     found,
-                    {p.name for p in _parameters(found)} | _read_elsewhere(found),
+                    {p.name for p in _parameters(found)} | found.checks(),
                     {p.name for p in _parameters(found) if p.sequence},
                 )
             )

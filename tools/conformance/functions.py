@@ -59,15 +59,7 @@ from typing import Any, Final
 
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
-from typing_pkg.api.kinds import (
-    DTYPE_OPTIONS,
-    Choose,
-    Join,
-    Kind,
-    LaxSame,
-    NotAnArray,
-    UnknownDtype,
-)
+from typing_pkg.api.kinds import DTYPE_OPTIONS, Kind, Param
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
 from typing_pkg.rules.base import WEAK_PY_TYPES
@@ -674,9 +666,9 @@ _BY_NAME: Final[Mapping[str, Any]] = {
 
 def _cases(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> list[dict[str, Any]]:
     """Return the array-argument combinations observed for one function."""
-    if isinstance(kind, Choose):
-        return _cases(kind.given, arrays, scalars) + _cases(kind.absent, arrays, scalars)
-    params = [p for p in kind.parameters if p.name and not p.ignored and p.default is None]
+    if kind.branches():
+        return [case for branch in kind.branches() for case in _cases(branch, arrays, scalars)]
+    params = [p for p in kind.params if not p.constant and not p.ignored and p.default is None]
     if not params:
         return [{}]
     first = params[0]
@@ -686,7 +678,7 @@ def _cases(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> list[di
             cases += [{first.name: (a, b)} for a, b in _pairs(kind, arrays, scalars)]
         elif not first.optional:
             cases += [{first.name: t} for t in (*arrays, *scalars)]
-        if len(params) == 1 or not isinstance(kind, Join):
+        if len(params) == 1 or not kind.joins_operands:
             return cases
     second = params[1]
     for a, b in _pairs(kind, arrays, scalars):
@@ -701,7 +693,7 @@ def _cases(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> list[di
 
 def _pairs(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> Iterator[tuple[str, str]]:
     paired = [t for t in arrays if t in PAIR_DTYPES or t in WEAK_NAMES]
-    if isinstance(kind, LaxSame):
+    if kind.one_dtype:
         for t in paired:
             yield t, t
         for t in paired:
@@ -1044,11 +1036,9 @@ def _cells(
     ]
 
 
-def _array_params(kind: Kind) -> list[Any]:
-    """The kind's named array parameters (a Choose: those of the kind that applies)."""
-    if isinstance(kind, Choose):
-        return [p for p in kind.given.parameters if p.name]
-    return [p for p in kind.parameters if p.name]
+def _array_params(kind: Kind) -> list[Param]:
+    """The kind's named array parameters (a choice's: those of its given kind, all of them)."""
+    return [p for p in kind.params if not p.constant]
 
 
 def _is_representative(case: Mapping[str, Any]) -> bool:
@@ -1179,11 +1169,7 @@ def header(
 
 def observed(entries: Mapping[str, Kind]) -> dict[str, Kind]:
     """Return the entries that are called: not "unknown", not "not an array"."""
-    return {
-        name: kind
-        for name, kind in entries.items()
-        if not isinstance(kind, UnknownDtype | NotAnArray)
-    }
+    return {name: kind for name, kind in entries.items() if kind.modelled}
 
 
 def _chosen(name: str, only: Sequence[str]) -> bool:

@@ -66,7 +66,8 @@ entry and the outcome without raising.  On the command line:
 ``typing-pkg explain jnp.mean int8 --rules jax-x64``.
 
 Static checkers read the same table: :func:`table` maps every full name to
-its kind, whose ``param_specs`` and ``options`` name JAX's parameters.
+its kind (:class:`~typing_pkg.api.kinds.Kind`), whose ``params`` and ``options`` name
+JAX's parameters.
 """
 
 from __future__ import annotations
@@ -243,15 +244,15 @@ def _option(name: str, value: object) -> object:
 
 def _bind(full: str, kind: Kind, args: Sequence[object], options: Mapping[str, object]) -> Call:
     """Map the positional dtypes onto the kind's array parameters."""
-    params = kind.parameters
-    names = ", ".join(p.name or "(constant)" for p in params if p.name)
+    params = kind.params
+    names = ", ".join(p.name for p in params if not p.constant)
     accepted = set(kind.options)
     unknown = [name for name in options if name not in accepted]
     if unknown:
         takes = f"its options are {', '.join(sorted(accepted))}" if accepted else "no options"
         raise TypeError(f"{full}: unexpected option {unknown[0]!r} ({takes})")
     bound: dict[str, Operand] = {}
-    positional = [p for p in params if p.name]
+    positional = [p for p in params if not p.constant]
     rest = list(args)
     for i, p in enumerate(positional):
         if not rest:

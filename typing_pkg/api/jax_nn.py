@@ -38,7 +38,7 @@ NN: Final[Mapping[str, Kind]] = {
         ("x", "=py_int"),
         accepts="biufc",
         refuses=frozenset(NARROW_INTS),
-        mixes_real=True,
+        mixes="real",
     ),
     "mish": ToInexact(("x", "=py_int"), mixes="input", strong_kinds="c", python_weak=True),
     # squareplus squares first (bool → int32), then adds the float sqrt to x.
@@ -67,18 +67,16 @@ NN: Final[Mapping[str, Kind]] = {
     "logsumexp": ToInexact(("a", "b?"), strong=True),
     "logmeanexp": ToInexact(("x",), strong=True),
     "standardize": ToInexact(("x",), strong=True, mixes="input", accepts="f"),
-    "one_hot": Create("f", params=("~x",)),
+    "one_hot": Create("f", specs=("~x",)),
     # the logits are scaled by a float32 and softmax-ed: float32 must promote with the
     # inputs, and the result is strongly typed
     "dot_product_attention": LaxSame(("query", "key", "value"), after=("float32",), strong=True),
     "scaled_matmul": Create(
         "float32",
         dtype="preferred_element_type",
-        params=("~lhs", "~rhs", "~lhs_scales", "~rhs_scales"),
+        specs=("~lhs", "~rhs", "~lhs_scales", "~rhs_scales"),
     ),
-    "scaled_dot_general": Create(
-        "float32", dtype="preferred_element_type", params=("~lhs", "~rhs")
-    ),
+    "scaled_dot_general": Create("float32", dtype="preferred_element_type", specs=("~lhs", "~rhs")),
     "get_scaled_dot_general_config": NotAnArray("returns a BlockScaleConfig"),
     "initializers": NotAnArray("the jax.nn.initializers module"),
 }

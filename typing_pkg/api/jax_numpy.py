@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from typing_pkg.api.kinds import Cast as Cast
 from typing_pkg.api.kinds import (
+    Angle,
     Choose,
+    Convolution,
     Create,
     Fill,
     Fixed,
+    InexactApart,
     Join,
     Keep,
     Kind,
@@ -27,6 +29,7 @@ from typing_pkg.api.kinds import (
     Operator,
     Outputs,
     Predicate,
+    RealiseFirst,
     Reduce,
     ToComplex,
     ToInexact,
@@ -34,6 +37,7 @@ from typing_pkg.api.kinds import (
     ToReal,
     UnknownDtype,
 )
+from typing_pkg.api.kinds import Cast as Cast
 from typing_pkg.dtypes import ABSTRACT, CONCRETE, NARROW_FLOATS, DType
 from typing_pkg.rules.jax import JaxX64Rules
 
@@ -54,7 +58,7 @@ _NANSUM: Final = Reduce(convert="numeric", widen="always")
 _MAX: Final = Reduce(dtype=None)
 _ANY: Final = Reduce(convert="bool", dtype=None)
 _CUMSUM: Final = Reduce(widen="bool")
-_CUMULATIVE: Final = Reduce(params=("x",), widen="always")
+_CUMULATIVE: Final = Reduce(specs=("x",), widen="always")
 _QUANTILE: Final = ToInexact(("a",), accepts="f", strong=True)
 # The types to_inexact_dtype leaves as they are and that do not promote with a Python
 # float: a function computing with a float constant refuses them.
@@ -68,8 +72,8 @@ _EACH: Final = Keep(("*arys",), each=True)
 _DOT: Final = Join(("a", "b"), dtype="preferred_element_type", scalars=False)
 _VECDOT: Final = Join(("x1", "x2"), dtype="preferred_element_type", scalars=False)
 _SET: Final = Join(("ar1", "ar2"), strong=True)
-_INDICES: Final = Fixed("i", params=())
-_WINDOW: Final = Fixed("f", params=())
+_INDICES: Final = Fixed("i", specs=())
+_WINDOW: Final = Fixed("f", specs=())
 _FLOOR: Final = Keep(("x",), accepts="biuf")
 # finfo(dtype) of the computation dtype: the integers to_inexact_dtype keeps fail.
 _SPACE: Final = Fill(
@@ -80,8 +84,8 @@ _SPACE: Final = Fill(
 )
 
 
-def _op(op: str, params: tuple[str, ...] = ("x", "y")) -> Operator:
-    return Operator(op, params)
+def _op(op: str, specs: tuple[str, ...] = ("x", "y")) -> Operator:
+    return Operator(op, specs)
 
 
 def _not(reason: str) -> NotAnArray:
@@ -218,7 +222,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "real": ToReal(("x",)),
     "imag": ToReal(("x",)),
     # angle: integer (and 0-d float) inputs are converted to the default float
-    "angle": ToReal(("z",), inexact=True, ints=True, python_strong=("py_float",)),
+    "angle": Angle(("z",), inexact=True, ints=True),
     "floor": _FLOOR,
     "ceil": _FLOOR,
     "trunc": _FLOOR,
@@ -249,7 +253,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "allclose": Predicate(("a", "b")),
     "array_equal": Predicate(("a1", "a2")),
     # array_equiv catches the promotion error (a ValueError) and returns False.
-    "array_equiv": Fixed("bool_", params=("~a1", "~a2")),
+    "array_equiv": Fixed("bool_", specs=("~a1", "~a2")),
     "isin": Predicate(("element", "test_elements")),
     # -- reductions ------------------------------------------------------------------------
     "sum": _SUM,
@@ -280,7 +284,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "nancumprod": _CUMSUM,
     "cumulative_sum": _CUMULATIVE,
     # cumulative_sum promotes integers (_cumsum_with_promotion); cumulative_prod only bool
-    "cumulative_prod": Reduce(params=("x",), widen="bool"),
+    "cumulative_prod": Reduce(specs=("x",), widen="bool"),
     "trace": Reduce(convert="numeric", widen="always"),
     "average": ToInexact(("a", "weights?"), strong=True, accepts="biufc"),
     "median": _QUANTILE,
@@ -418,12 +422,8 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "einsum": Join(("*operands",), dtype="preferred_element_type"),
     # Without preferred_element_type: promote_dtypes_inexact; with it: promote_dtypes,
     # and lax.conv_general_dilated wants it of the inputs' kind.
-    "convolve": ToInexact(
-        ("a", "v"), dtype="preferred_element_type", same_kind=True, scalars=False
-    ),
-    "correlate": ToInexact(
-        ("a", "v"), dtype="preferred_element_type", same_kind=True, scalars=False
-    ),
+    "convolve": Convolution(("a", "v"), dtype="preferred_element_type", scalars=False),
+    "correlate": Convolution(("a", "v"), dtype="preferred_element_type", scalars=False),
     "intersect1d": _SET,
     "setxor1d": _SET,
     # unique() sorts complex numbers through lax.complex: strong complex results.
@@ -445,7 +445,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
         scalars=False,
     ),
     # polyfit takes finfo(x.dtype) before promoting: x must be inexact.
-    "polyfit": ToInexact(
+    "polyfit": RealiseFirst(
         ("x", "y"), strong=True, realise=("x",), scalars=False, requires=(("x", "fc"),)
     ),
     "poly": ToInexact(("seq_of_zeros",), strong=True, accepts="biufc"),
@@ -453,8 +453,8 @@ NUMPY: Final[Mapping[str, Kind]] = {
     # vander raises x to lax.iota(x.dtype) powers: iota refuses bool; power is strong.
     "vander": Keep(("x",), weak=False, accepts="iufc", scalars=False),
     # interp's result has fp's inexact dtype (x and xp are promoted separately).
-    "interp": ToInexact(
-        ("x", "xp", "fp"), strong=True, accepts="biufc", separately=("fp",), scalars=("xp", "fp")
+    "interp": InexactApart(
+        ("x", "xp", "fp"), strong=True, accepts="biufc", apart=("fp",), scalars=("xp", "fp")
     ),
     "trapezoid": Choose(
         "x",

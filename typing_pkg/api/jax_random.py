@@ -91,13 +91,13 @@ RANDOM: Final[Mapping[str, Kind]] = {
     "bits": Sample(
         "u", accepts="u", results=(("uint1", "uint8"), ("uint2", "uint8"), ("uint4", "uint8"))
     ),
-    "bernoulli": Fixed("bool_", params=()),
-    "categorical": Fixed("i", params=()),
+    "bernoulli": Fixed("bool_", specs=()),
+    "categorical": Fixed("i", specs=()),
     # an int a (or x) draws from arange(a): the default int
     "choice": Keep(("~key", "a"), python="count"),
     "permutation": Keep(("~key", "x"), python="int-only"),
-    "PRNGKey": Fixed("uint32", params=()),
-    "key_data": Fixed("uint32", params=()),
+    "PRNGKey": Fixed("uint32", specs=()),
+    "key_data": Fixed("uint32", specs=()),
     "split": _KEY,
     "fold_in": _KEY,
     "clone": Keep(("key",), scalars=False),

@@ -22,12 +22,26 @@ of a dtype we have a marker for), :class:`NotArray` (the name is not a
 function returning arrays), or a tuple of results for a function returning a
 fixed tuple of arrays.
 
-Parameter specs (the ``params`` of a kind) name JAX's parameters, in JAX's
-positional order: ``"x"`` an array, ``"arrays[]"`` a sequence of arrays,
-``"*args"`` JAX's variadic arrays, ``"min?"`` an optional array (absent when
-not given), ``"dx=py_float"`` an optional array whose default is a Python
-float, and a ``~`` prefix (``"~condition"``) marks an array whose dtype does
-not matter, listed so that positions line up with JAX's signature.
+The tables write a kind's array parameters as spec strings (its ``specs``),
+in JAX's positional order: ``"x"`` an array, ``"arrays[]"`` a sequence of
+arrays, ``"*args"`` JAX's variadic arrays, ``"min?"`` an optional array
+(absent when not given), ``"dx=py_float"`` an optional array whose default is
+a Python float, ``"=py_float"`` a constant the rule adds, and a ``~`` prefix
+(``"~condition"``) marks an array whose dtype does not matter, listed so that
+positions line up with JAX's signature.  A kind parses them once, when it is
+made, into :class:`Param` objects: its ``params``.
+
+Whatever reads the table (the runtime query, the mypy plugin, the JAX stubs,
+the conformance tools) goes through :class:`Kind`'s interface only:
+``params`` and ``options`` (the parameters a call binds), ``reads()`` and
+``checks()`` (which parameters' dtypes matter), ``branches()`` (the kinds
+a choice holds), ``result()``, and the class-level facts ``returns_arrays``,
+``modelled``, ``takes_values``, ``joins_operands`` and ``one_dtype``.  A
+static checker that cannot type an argument lists it in the call's
+``unknown`` (:class:`UnknownOperand`).  A behaviour only one or two
+functions have is a named kind beside its family (``InexactApart`` for
+``interp``, ``RealiseFirst`` for ``polyfit``, ``Convolution``, ``Angle``),
+under its family's name in the documentation.
 
 The kinds are compared by identity (``eq=False``) and keep ``object``'s
 ``repr``: each function of the table has its own instance, and building
@@ -52,12 +66,17 @@ from typing_pkg.api.kinds.base import (
     Param,
     Result,
     Unknown,
+    UnknownOperand,
 )
 from typing_pkg.api.kinds.composite import Choose, NotAnArray, Outputs, Sample, UnknownDtype
 from typing_pkg.api.kinds.joins import (
+    Angle,
+    Convolution,
+    InexactApart,
     Join,
     Operator,
     Predicate,
+    RealiseFirst,
     ToComplex,
     ToInexact,
     ToNumeric,
@@ -68,13 +87,16 @@ from typing_pkg.api.kinds.values import Cast, Create, Fill, Fixed, Keep, Like, R
 
 __all__ = [
     "DTYPE_OPTIONS",
+    "Angle",
     "Call",
     "Cast",
     "Choose",
+    "Convolution",
     "Create",
     "Env",
     "Fill",
     "Fixed",
+    "InexactApart",
     "Join",
     "Keep",
     "Kind",
@@ -90,6 +112,7 @@ __all__ = [
     "Outputs",
     "Param",
     "Predicate",
+    "RealiseFirst",
     "Reduce",
     "Result",
     "Sample",
@@ -99,10 +122,12 @@ __all__ = [
     "ToReal",
     "Unknown",
     "UnknownDtype",
+    "UnknownOperand",
 ]
 
 KINDS: Final[tuple[type[Kind], ...]] = (
-    Operator, Join, ToInexact, ToNumeric, ToComplex, ToReal, Predicate, Fixed, Keep,
+    Operator, Join, ToInexact, InexactApart, RealiseFirst, Convolution, ToNumeric, ToComplex,
+    ToReal, Angle, Predicate, Fixed, Keep,
     Reduce, Create, Fill, Like, Cast, LaxSame, LaxDot, Sample, Outputs, Choose, UnknownDtype,
     NotAnArray,
 )  # fmt: skip

@@ -7,7 +7,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar, Final
 
 from typing_pkg.dtypes import BY_NAME
@@ -54,13 +53,23 @@ Result = Outcome | tuple[Outcome, ...]
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a kind, parsed from its spec string (see the module docs)."""
+    """One array parameter of a kind, parsed from its spec string (see the package docs).
+
+    The tables write parameters as specs (``"x"``, ``"arrays[]"``, ``"*args"``,
+    ``"min?"``, ``"dx=py_float"``, ``"~condition"``); a kind parses them once,
+    when it is made, and everything that reads a kind's parameters reads these.
+    """
 
     name: str
+    """JAX's name of the parameter; empty for a constant the rule adds (``"=py_float"``)."""
     sequence: bool = False
+    """A sequence of arrays (``concatenate``'s ``arrays``) or JAX's variadic ``*args``."""
     optional: bool = False
+    """May be absent: a ``?``, a default, or ``*args``."""
     default: str | None = None
+    """The operand standing for the parameter when it is absent (a Python scalar kind)."""
     ignored: bool = False
+    """Its dtype does not matter: listed so that positions line up with JAX's signature."""
 
     @classmethod
     def parse(cls, spec: str) -> Param:
@@ -73,6 +82,37 @@ class Param:
         name = name.removesuffix("?").removesuffix("[]").removeprefix("*")
         return cls(name, sequence, optional, default or None, ignored)
 
+    @property
+    def constant(self) -> bool:
+        """Whether this is a constant the rule adds (no JAX parameter: ``"=py_float"``)."""
+        return not self.name
+
+    @property
+    def spec(self) -> str:
+        """The spec string the parameter is written as (``parse`` of it gives it back)."""
+        if self.sequence and self.optional and self.default is None:
+            text = f"*{self.name}"
+        else:
+            text = self.name + ("[]" if self.sequence else "")
+            text += f"={self.default}" if self.default is not None else "?" * self.optional
+        return "~" * self.ignored + text
+
+
+@dataclass(frozen=True)
+class UnknownOperand:
+    """An array argument whose dtype a static checker does not know (``Any``, ``Array[floating]``).
+
+    It is left out of the call's ``args``; the checker asks the kind again with
+    each dtype it may have (``mypy_plugin.jax_api``).
+    """
+
+    name: str
+    """The parameter."""
+    sequence: bool
+    """Whether the parameter is a sequence (each candidate dtype stands as a tuple of one)."""
+    category: str | None = None
+    """The category of dtypes the argument is known to be of (``floating``), if any."""
+
 
 @dataclass(frozen=True)
 class Call:
@@ -81,6 +121,9 @@ class Call:
     function: str
     args: Mapping[str, Operand] = field(default_factory=dict[str, Operand])
     options: Mapping[str, object] = field(default_factory=dict[str, object])
+    unknown: tuple[UnknownOperand, ...] = ()
+    """Array arguments given but of a dtype not known (a static checker's call): the kinds
+    read ``args`` only, and the checker decides what the unknown ones make of the result."""
 
     def operands(self, names: tuple[str, ...]) -> list[str]:
         """Return the operands given for ``names``, sequences flattened, absent ones skipped."""
@@ -239,12 +282,33 @@ def default_dtype(dtype: str, env: Env) -> str | Undefined:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Kind(ABC):
-    """A rule kind: how a function's result dtype follows from its arguments."""
+    """A rule kind: how a function's result dtype follows from its arguments.
+
+    What every reader of the table uses (the runtime query, the mypy plugin,
+    the JAX stubs, the conformance tools) is here: ``params`` (the array
+    parameters), ``options``, ``scalars``, ``branches()``, ``reads()``,
+    ``checks()``, ``result()``, ``describe()`` and the class-level facts
+    below.  The fields of the kinds themselves are the tables' to write and
+    the kinds' to read, no one else's.
+    """
 
     kind: ClassVar[str] = ""
     """The kind's name in the documentation and the counts."""
     summary: ClassVar[str] = ""
     """One line saying what the kind does."""
+    returns_arrays: ClassVar[bool] = True
+    """Whether the name is a function returning arrays (not a dtype, a class, a utility)."""
+    modelled: ClassVar[bool] = True
+    """Whether the result follows from the arguments' dtypes (not "unknown", not "not an
+    array"): the entries worth calling to compare with JAX."""
+    takes_values: ClassVar[bool] = False
+    """Whether an array parameter may be given values to make an array of, lists included
+    (``jnp.array([1, 2])``)."""
+    joins_operands: ClassVar[bool] = False
+    """Whether the result is the promotion of the array arguments, so that any two of
+    their dtypes may meet (``join`` and its variants)."""
+    one_dtype: ClassVar[bool] = False
+    """Whether the array arguments must all have one dtype (``lax``'s primitives)."""
     scalars: bool | tuple[str, ...] = field(default=True, kw_only=True)
     """Whether Python scalars are accepted for the array parameters, or the parameters
     that refuse them (``concatenate``, ``dot``, ``convolve`` need arrays of one
@@ -254,26 +318,55 @@ class Kind(ABC):
     unknown_for: frozenset[str] = field(default=frozenset(), kw_only=True)
     """Dtypes for which the result is not modelled (JAX's partial support of the 1- and
     2-bit integers): "unknown", never wrong."""
+    params: tuple[Param, ...] = field(init=False)
+    """The array parameters, in JAX's positional order (those of a composite kind gathered
+    from its parts): parsed once, when the kind is made, from ``_params``."""
 
-    @property
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", self._params())
+
     @abstractmethod
-    def param_specs(self) -> tuple[str, ...]:
-        """The array parameters' specs, in JAX's positional order."""
+    def _params(self) -> tuple[Param, ...]:
+        """The array parameters (``params``), worked out once."""
 
     @property
     def options(self) -> tuple[str, ...]:
         """The non-array parameters the result depends on (``dtype``, ``promote_integers``)."""
         return ()
 
-    @cached_property
-    def parameters(self) -> tuple[Param, ...]:
-        """The parsed array parameters."""
-        return tuple(Param.parse(spec) for spec in self.param_specs)
+    def branches(self) -> tuple[Kind, ...]:
+        """The kinds one of which applies to a call, chosen by its arguments (``Choose``'s
+        given and absent kinds); none for a kind that computes the result itself.
+
+        Their parameters are among ``params`` by name; ``reads()`` and ``checks()``
+        already look into them.
+        """
+        return ()
+
+    def reads(self) -> frozenset[str]:
+        """The array parameters whose dtype the result reads, in any branch: those not
+        ignored (``bincount(x)`` reads ``x``, ``bincount(x, weights)`` only ``weights``)."""
+        found = {p.name for p in self.params if not p.constant and not p.ignored}
+        for branch in self.branches():
+            found |= branch.reads()
+        return frozenset(found)
+
+    def checks(self) -> frozenset[str]:
+        """The array parameters whose dtype is checked beyond the ones read, in any branch:
+        they must promote with the others, or be of some kinds (``ldexp``'s integer ``x2``).
+
+        A parameter the result reads may be listed too: ``checks() - reads()`` are those
+        checked only, each ignored in ``params``.
+        """
+        found: set[str] = set()
+        for branch in self.branches():
+            found |= branch.checks()
+        return frozenset(found)
 
     def operands(self, call: Call) -> list[str]:
         """Return the dtype-relevant operands of ``call`` (defaults filled in)."""
         found: list[str] = []
-        for p in self.parameters:
+        for p in self.params:
             if p.ignored:
                 continue
             value = call.args.get(p.name)
@@ -289,7 +382,7 @@ class Kind(ABC):
     def result(self, call: Call, env: Env) -> Result:
         """Return the result of ``call`` under the rule set of ``env``."""
         if self.scalars is not True:
-            names = self.scalars or tuple(p.name for p in self.parameters if not p.ignored)
+            names = self.scalars or tuple(p.name for p in self.params if not p.ignored)
             if any(t in PY_SCALARS for t in call.operands(names)):
                 return Undefined(f"{short(call.function)} needs arrays of at least one dimension")
         if self.refuses or self.unknown_for:
@@ -310,7 +403,7 @@ class Kind(ABC):
 
     def describe(self) -> str:
         """Return a short readable form of the entry (the kind and its parameters)."""
-        return f"{self.kind}({', '.join(self.param_specs)})"
+        return f"{self.kind}({', '.join(p.spec for p in self.params)})"
 
 
 def unless_requested(
@@ -322,14 +415,13 @@ def unless_requested(
 
 
 class Listed:
-    """A kind whose ``params`` field lists its array parameters' specs."""
+    """A kind whose ``specs`` field lists its array parameters as the table writes them."""
 
-    params: tuple[str, ...]
+    specs: tuple[str, ...]
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
-        """The ``params`` field: the array parameters, in JAX's positional order."""
-        return self.params
+    def _params(self) -> tuple[Param, ...]:
+        """The ``specs`` parsed."""
+        return tuple(Param.parse(spec) for spec in self.specs)
 
 
 class DtypeOption:

@@ -12,6 +12,7 @@ from typing_pkg.api.kinds.base import (
     Kind,
     NotArray,
     Outcome,
+    Param,
     Result,
     Unknown,
     accept,
@@ -41,8 +42,7 @@ class Sample(DtypeOption, Kind):
     """Dtypes the sample is combined with (``lognormal``'s float32 ``sigma``): they must
     promote with the requested dtype."""
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
+    def _params(self) -> tuple[Param, ...]:
         """The key's dtype does not matter."""
         return ()
 
@@ -75,13 +75,9 @@ class Outputs(Kind):
     summary: ClassVar[str] = "a tuple of arrays, one kind per output"
     outputs: tuple[Kind, ...] = ()
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
+    def _params(self) -> tuple[Param, ...]:
         """The union of the outputs' parameters, in order of first appearance."""
-        seen: dict[str, None] = {}
-        for kind in self.outputs:
-            seen.update(dict.fromkeys(kind.param_specs))
-        return tuple(seen)
+        return tuple(dict.fromkeys(p for kind in self.outputs for p in kind.params))
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -90,6 +86,10 @@ class Outputs(Kind):
         for kind in self.outputs:
             seen.update(dict.fromkeys(kind.options))
         return tuple(seen)
+
+    def checks(self) -> frozenset[str]:
+        """What the outputs check."""
+        return frozenset(name for kind in self.outputs for name in kind.checks())
 
     def compute(self, call: Call, env: Env) -> Result:
         """One outcome per output."""
@@ -121,10 +121,13 @@ class Choose(Kind):
     given: Kind = field(default_factory=lambda: Join())
     absent: Kind = field(default_factory=lambda: Join())
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
+    def _params(self) -> tuple[Param, ...]:
         """The given kind's parameters (a superset of the other's)."""
-        return self.given.param_specs
+        return self.given.params
+
+    def branches(self) -> tuple[Kind, ...]:
+        """The given kind and the absent one."""
+        return (self.given, self.absent)
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -147,10 +150,10 @@ class _Reasoned(Kind):
 
     outcome: ClassVar[type[Unknown | NotArray]]
     """The outcome, made from the reason."""
+    modelled: ClassVar[bool] = False
     reason: str = ""
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
+    def _params(self) -> tuple[Param, ...]:
         """No parameter matters."""
         return ()
 
@@ -178,4 +181,5 @@ class NotAnArray(_Reasoned):
 
     kind: ClassVar[str] = "not-array"
     summary: ClassVar[str] = "not a function returning arrays (a dtype, a class, a utility)"
+    returns_arrays: ClassVar[bool] = False
     outcome: ClassVar[type[Unknown | NotArray]] = NotArray

@@ -33,7 +33,7 @@ class Operator(Listed, DtypeOption, Kind):
     kind: ClassVar[str] = "operator"
     summary: ClassVar[str] = "the result of the Python operator the function implements"
     op: str = "add"
-    params: tuple[str, ...] = ("x", "y")
+    specs: tuple[str, ...] = ("x", "y")
     dtype: str | None = None
     """An option that sets the result dtype (``matmul``'s ``preferred_element_type``)."""
 
@@ -60,7 +60,8 @@ class Join(Listed, DtypeOption, Kind):
 
     kind: ClassVar[str] = "join"
     summary: ClassVar[str] = "the promotion of the array arguments"
-    params: tuple[str, ...] = ("x",)
+    joins_operands: ClassVar[bool] = True
+    specs: tuple[str, ...] = ("x",)
     accepts: str = "biufc"
     """The kinds of dtypes (``b i u f c``) the function accepts after conversion."""
     strong: bool = False
@@ -75,69 +76,56 @@ class Join(Listed, DtypeOption, Kind):
     Python float: the narrow types that do not promote with one are refused)."""
     strong_kinds: str = ""
     """Kinds of results the implementation realises (``logaddexp``: complex ones)."""
-    python_strong: tuple[str, ...] = ()
-    """Python scalar kinds (0-d) that give JAX's default dtype (``angle``: ``py_float``)."""
     python_weak: bool = False
     """A Python scalar first operand keeps the weak type the realisation would drop
     (``_lax_const`` makes Python constants for it, NumPy ones for an array)."""
-    realise: tuple[str, ...] = ()
-    """Parameters realised before the join (``polyfit`` takes ``finfo(x.dtype)``)."""
-    separately: tuple[str, ...] = ()
-    """Parameters promoted and converted on their own, the two results joined after
-    (``interp``: ``x`` and ``xp`` together, ``fp`` alone)."""
-    mixes_real: bool = False
-    """The implementation combines the input with its real part (``nn.soft_sign``)."""
     dtype_accepts: str = "biufc"
     """The kinds of dtypes the ``dtype`` option may ask for (``cov``: inexact ones)."""
     results: tuple[tuple[str, str], ...] = ()
     """Dtypes the implementation computes in instead (``fabs`` of int1: int8)."""
-    same_kind: bool = False
-    """The ``dtype`` option must fit the promotion as XLA's convolution wants (``convolve``'s
-    ``preferred_element_type``: integers of the same signedness or floats for integers,
-    floats not narrower for floats)."""
     check: tuple[str, ...] = ()
     """Further array parameters that must promote with the others (``x.at[i].divide(y)``)."""
     mixes: str = ""
-    """The implementation combines the input with the converted result, and they must
-    promote: ``"input"`` as given (``nn.standardize``), ``"realised"`` (``nn.log_softmax``
-    subtracts a float from the input's maximum, a strongly typed array)."""
+    """The implementation combines two things that must promote: the input and the
+    converted result, the input ``"input"`` as given (``nn.standardize``) or
+    ``"realised"`` (``nn.log_softmax`` subtracts a float from the input's maximum, a
+    strongly typed array); or ``"real"``, the converted result and its real part
+    (``nn.soft_sign`` divides by ``abs(x) + 1``)."""
 
     def convert(self, t: str, env: Env) -> str:
         """Convert the join (the identity here; subclasses make it inexact, numeric, …)."""
         return t
 
-    def _separately(self, call: Call, env: Env) -> Result:
-        """Convert the joins of the two groups of parameters, then join the results."""
-        apart = set(self.separately)
-        groups = [
-            [n for n in (p.name for p in self.parameters if not p.ignored) if n not in apart],
-            list(self.separately),
-        ]
-        converted: list[str] = []
-        for names in groups:
-            operands = call.operands(tuple(names))
-            if not operands:
-                continue
-            joined = env.join(operands)
-            if isinstance(joined, Undefined):
-                return joined
-            converted.append(env.canonical(self.convert(joined, env)))
-        result = env.join(converted)
-        if isinstance(result, Undefined):
-            return result
-        result = env.strong(result) if self.strong else result
-        return accept(call.function, result, self.accepts)
+    def checks(self) -> frozenset[str]:
+        """The ``check`` parameters and those of ``requires``."""
+        return frozenset((*self.check, *(name for name, _ in self.requires)))
+
+    def _to_join(self, call: Call, env: Env) -> list[str] | Undefined:
+        """The operands to join (the call's here; ``RealiseFirst`` realises some first)."""
+        return self.operands(call)
+
+    def _requested(self, requested: str, joined: str, call: Call, env: Env) -> Outcome:
+        """The result for a dtype request, of the accepted kinds (the request itself here;
+        ``Convolution`` checks it against the join)."""
+        return requested
+
+    def _of_python_scalars(self, converted: str, operands: list[str], env: Env) -> str:
+        """The result when every operand is a Python scalar (the converted join here;
+        ``Angle`` realises a Python float's)."""
+        return converted
+
+    def _mixed(self, unrealised: str, converted: str, env: Env) -> list[str]:
+        """The two dtypes ``mixes`` combines."""
+        if self.mixes == "real":
+            return [converted, REAL_OF_COMPLEX.get(converted, converted)]
+        base = unrealised if self.mixes == "input" else env.strong(unrealised)
+        return [base, env.canonical(self.convert(unrealised, env))]
 
     def compute(self, call: Call, env: Env) -> Result:
-        """Join, realise if asked, convert, check."""
-        if self.separately:
-            return self._separately(call, env)
-        operands = self.operands(call)
-        for t in call.operands(self.realise):
-            found = env.operand(t)
-            if isinstance(found, Undefined):
-                return found
-            operands = [env.strong(found) if o == t else o for o in operands]
+        """Join, convert, check."""
+        operands = self._to_join(call, env)
+        if isinstance(operands, Undefined):
+            return operands
         joined = env.join(operands)
         if isinstance(joined, Undefined):
             return joined
@@ -160,13 +148,7 @@ class Join(Listed, DtypeOption, Kind):
             checked_request = accept(call.function, requested, self.dtype_accepts)
             if isinstance(checked_request, Undefined):
                 return checked_request
-            if self.same_kind and not fits(env.strong(joined), requested):
-                return Undefined(
-                    f"{short(call.function)}: {self.dtype}={requested} does not fit {joined}"
-                )
-            if self.same_kind and requested == env.strong(joined):
-                return joined  # the weak inputs' own dtype: no conversion, still weak
-            return requested
+            return self._requested(requested, joined, call, env)
         python = bool(operands) and all(t in PY_SCALARS for t in operands)
         keep_weak = self.python_weak and bool(operands) and operands[0] in PY_SCALARS
         unrealised = joined
@@ -174,13 +156,7 @@ class Join(Listed, DtypeOption, Kind):
             joined = env.strong(joined)
         converted = env.canonical(self.convert(joined, env))
         if self.mixes:
-            base = unrealised if self.mixes == "input" else env.strong(unrealised)
-            mixed = env.join([base, env.canonical(self.convert(unrealised, env))])
-            if isinstance(mixed, Undefined):
-                return mixed
-        if self.mixes_real:
-            real = REAL_OF_COMPLEX.get(converted, converted)
-            mixed = env.join([converted, real])
+            mixed = env.join(self._mixed(unrealised, converted, env))
             if isinstance(mixed, Undefined):
                 return mixed
         if self.after:
@@ -190,8 +166,8 @@ class Join(Listed, DtypeOption, Kind):
             converted = env.strong(combined) if self.strong and not keep_weak else combined
         if BY_NAME[converted].kind in self.strong_kinds and not keep_weak:
             converted = env.strong(converted)
-        if python and all(t in self.python_strong for t in operands):
-            converted = env.strong(converted)
+        if python:
+            converted = self._of_python_scalars(converted, operands, env)
         converted = dict(self.results).get(converted, converted)
         return accept(call.function, converted, self.accepts)
 
@@ -210,6 +186,73 @@ class ToInexact(Join):
     def convert(self, t: str, env: Env) -> str:
         """JAX's ``to_inexact_dtype``."""
         return to_inexact(t)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class InexactApart(ToInexact):
+    """Two groups of parameters each promoted and made inexact on its own, the two results
+    joined after (``interp``: ``x`` and ``xp`` together, ``fp`` alone)."""
+
+    apart: tuple[str, ...] = ()
+    """The second group; the first is the other parameters not ignored."""
+
+    def compute(self, call: Call, env: Env) -> Result:
+        """Convert the joins of the two groups, then join the results."""
+        apart = set(self.apart)
+        groups = [
+            [n for n in (p.name for p in self.params if not p.ignored) if n not in apart],
+            list(self.apart),
+        ]
+        converted: list[str] = []
+        for names in groups:
+            operands = call.operands(tuple(names))
+            if not operands:
+                continue
+            joined = env.join(operands)
+            if isinstance(joined, Undefined):
+                return joined
+            converted.append(env.canonical(self.convert(joined, env)))
+        result = env.join(converted)
+        if isinstance(result, Undefined):
+            return result
+        result = env.strong(result) if self.strong else result
+        return accept(call.function, result, self.accepts)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RealiseFirst(ToInexact):
+    """The join made inexact, some parameters realised before the join (``polyfit`` takes
+    ``finfo(x.dtype)`` first: a Python scalar ``x`` is its default dtype)."""
+
+    realise: tuple[str, ...] = ()
+    """The parameters realised."""
+
+    def _to_join(self, call: Call, env: Env) -> list[str] | Undefined:
+        """The operands, those of ``realise`` strongly typed."""
+        operands = self.operands(call)
+        for t in call.operands(self.realise):
+            found = env.operand(t)
+            if isinstance(found, Undefined):
+                return found
+            operands = [env.strong(found) if o == t else o for o in operands]
+        return operands
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Convolution(ToInexact):
+    """The join made inexact, or the ``dtype`` option (``preferred_element_type``) if it
+    fits the promotion as XLA's convolution wants (``convolve``, ``correlate``): integers
+    of the same signedness or floats for integers, floats not narrower for floats."""
+
+    def _requested(self, requested: str, joined: str, call: Call, env: Env) -> Outcome:
+        """The request if it fits; the join itself if it is the join's own dtype."""
+        if not fits(env.strong(joined), requested):
+            return Undefined(
+                f"{short(call.function)}: {self.dtype}={requested} does not fit {joined}"
+            )
+        if requested == env.strong(joined):
+            return joined  # the weak inputs' own dtype: no conversion, still weak
+        return requested
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -259,6 +302,16 @@ class ToReal(Join):
         elif self.inexact:
             t = to_inexact(t)
         return REAL_OF_COMPLEX.get(t, t)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Angle(ToReal):
+    """``angle``'s real type: a Python float (0-d) gives JAX's default float, strongly typed,
+    as bools and integers do (``ints``)."""
+
+    def _of_python_scalars(self, converted: str, operands: list[str], env: Env) -> str:
+        """Realised for Python floats."""
+        return env.strong(converted) if all(t == "py_float" for t in operands) else converted
 
 
 @dataclass(frozen=True, eq=False, repr=False)

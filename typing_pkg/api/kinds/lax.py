@@ -12,6 +12,7 @@ from typing_pkg.api.kinds.base import (
     Kind,
     Listed,
     Outcome,
+    Param,
     Result,
     Unknown,
     accept,
@@ -37,7 +38,8 @@ class LaxSame(DtypeOption, Kind):
     summary: ClassVar[str] = (
         "a lax primitive: all operands of one dtype (Python scalars as their default dtype)"
     )
-    params: tuple[str, ...] = ("x", "y")
+    one_dtype: ClassVar[bool] = True
+    specs: tuple[str, ...] = ("x", "y")
     accepts: str = "biufc"
     to: str = "same"
     """``same``; ``bool`` (comparisons); ``real`` (abs, real, imag); ``complex``
@@ -52,10 +54,10 @@ class LaxSame(DtypeOption, Kind):
     dtype: str | None = None
     """An option that sets the result dtype (``preferred_element_type``)."""
 
-    @property
-    def param_specs(self) -> tuple[str, ...]:
+    def _params(self) -> tuple[Param, ...]:
         """The operands (and the exponent-like parameter)."""
-        return (*self.params, self.int_or_same) if self.int_or_same else self.params
+        specs = (*self.specs, self.int_or_same) if self.int_or_same else self.specs
+        return tuple(Param.parse(spec) for spec in specs)
 
     def operands(self, call: Call) -> list[str]:
         """The operands that must agree: the exponent-like one only when not an integer."""
@@ -123,7 +125,7 @@ class LaxDot(Listed, DtypeOption, Kind):
 
     kind: ClassVar[str] = "lax-dot"
     summary: ClassVar[str] = "lax.dot_general: the higher-precision operand (no promotion)"
-    params: tuple[str, ...] = ("lhs", "rhs")
+    specs: tuple[str, ...] = ("lhs", "rhs")
     dtype: str | None = "preferred_element_type"
     floats: tuple[tuple[str, int, int, int], ...] = ()
     """Each float type's (name, maxexp, nmant, bits), as ``jax.dtypes.finfo`` gives them."""

@@ -38,7 +38,7 @@ class Fixed(Listed, Kind):
     )
     dtype: str = "int"
     """A marker name, or a kind letter ``b i u f c`` for JAX's default dtype of that kind."""
-    params: tuple[str, ...] = ("a",)
+    specs: tuple[str, ...] = ("a",)
     accepts: str = "biufc"
     promotes: bool = True
     """Whether the arguments must promote (``lexsort`` sorts keys of any dtypes)."""
@@ -70,7 +70,7 @@ class Fixed(Listed, Kind):
     def describe(self) -> str:
         """Name the dtype too."""
         shown = DEFAULT_NAMES.get(self.dtype, self.dtype)
-        return f"fixed {shown}({', '.join(self.params)})"
+        return f"fixed {shown}({', '.join(self.specs)})"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -79,7 +79,7 @@ class Keep(Listed, Kind):
 
     kind: ClassVar[str] = "keep"
     summary: ClassVar[str] = "the input's dtype (weak kept unless the function realises it)"
-    params: tuple[str, ...] = ("a",)
+    specs: tuple[str, ...] = ("a",)
     weak: bool = True
     """Whether a weakly typed input gives a weakly typed result."""
     accepts: str = "biufc"
@@ -95,6 +95,10 @@ class Keep(Listed, Kind):
     """What a Python scalar gives: ``"keep"`` (its weak type), ``"int"`` (an int or bool
     is a count: the default int, as ``random.choice(key, 5)`` draws from ``arange(5)``;
     other scalars are refused) or ``"int-only"`` (the same, a bool refused too)."""
+
+    def checks(self) -> frozenset[str]:
+        """The ``check`` parameters."""
+        return frozenset(self.check)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The input, realised when the function drops the weak type."""
@@ -156,7 +160,7 @@ class Reduce(Listed, Kind):
         "a reduction: the input converted (numeric, inexact, bool or real) and, "
         "for sum/prod, small integers widened to the default int; dtype= wins"
     )
-    params: tuple[str, ...] = ("a",)
+    specs: tuple[str, ...] = ("a",)
     convert: str = "same"
     widen: str | None = None
     """``None``: no widening; ``"promote_integers"``: the option of that name (default
@@ -172,6 +176,7 @@ class Reduce(Listed, Kind):
     """Whether that join is the result (``var``), or only checked (``nanvar`` converts back)."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.convert not in _CONVERSIONS:
             raise ValueError(f"unknown conversion {self.convert!r}")
 
@@ -246,7 +251,7 @@ class Create(Listed, DtypeParam, Kind):
     """The default dtype: a kind letter (``f``: JAX's default float) or a marker name."""
     dtype: str = "dtype"
     accepts: str = "biufc"
-    params: tuple[str, ...] = ()
+    specs: tuple[str, ...] = ()
     """Array parameters whose dtype does not matter (``nn.one_hot``'s ``~x``)."""
     ints: str | None = None
     """What an integer request gives instead: a dtype, a kind letter, or ``"inexact"``
@@ -281,10 +286,11 @@ class Fill(Listed, DtypeParam, Kind):
     """
 
     kind: ClassVar[str] = "fill"
+    takes_values: ClassVar[bool] = True
     summary: ClassVar[str] = (
         "the value's dtype (weak for a Python scalar, realised for a list), or dtype="
     )
-    params: tuple[str, ...] = ("fill_value",)
+    specs: tuple[str, ...] = ("fill_value",)
     dtype: str = "dtype"
     inexact: bool = False
     """Make the value's dtype inexact (``linspace``)."""
@@ -307,12 +313,12 @@ class Fill(Listed, DtypeParam, Kind):
                 if BY_NAME[found].kind not in self.accepts and BY_NAME[found].kind != "b":
                     return Undefined(f"{short(call.function)} does not accept {found}")
             return accept(call.function, requested, self.requested_accepts)
-        if not operands and any(call.args.get(p.name) == () for p in self.parameters):
+        if not operands and any(call.args.get(p.name) == () for p in self.params):
             return env.canonical("float64")  # an empty list: NumPy's float64, canonicalised
         joined = env.join(operands)
         if isinstance(joined, Undefined):
             return joined
-        if self.strong or any(isinstance(call.args.get(p.name), tuple) for p in self.parameters):
+        if self.strong or any(isinstance(call.args.get(p.name), tuple) for p in self.params):
             joined = env.strong(joined)  # a list is not weakly typed
         found = env.canonical(to_inexact(joined)) if self.inexact else joined
         return accept(call.function, found, self.accepts)
@@ -324,7 +330,7 @@ class Like(Listed, DtypeParam, Kind):
 
     kind: ClassVar[str] = "like"
     summary: ClassVar[str] = "the prototype's dtype (weak kept), unless dtype="
-    params: tuple[str, ...] = ("a",)
+    specs: tuple[str, ...] = ("a",)
     dtype: str = "dtype"
 
     def compute(self, call: Call, env: Env) -> Result:
@@ -341,7 +347,7 @@ class Cast(Listed, DtypeParam, Kind):
 
     kind: ClassVar[str] = "cast"
     summary: ClassVar[str] = "the requested dtype (astype, convert_element_type)"
-    params: tuple[str, ...] = ("x",)
+    specs: tuple[str, ...] = ("x",)
     dtype: str = "dtype"
     keep_weak: bool = False
     """Without a dtype (``astype(x, None)``): keep the input, weak or not."""

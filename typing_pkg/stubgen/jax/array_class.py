@@ -217,7 +217,6 @@ def _unannotated_any(body: list[ast.stmt]) -> None:
 def _index_update(cls: ast.ClassDef, oracle: Oracle) -> None:
     """``x.at[i]``: generic in ``x``'s dtype; the methods that keep it return ``Array[_DT_co]``."""
     from typing_pkg.api import table
-    from typing_pkg.api.kinds import Param
 
     entries = table()
     cls.bases = [*cls.bases, parse_expr("_Generic[_DT_co]")]
@@ -231,7 +230,7 @@ def _index_update(cls: ast.ClassDef, oracle: Oracle) -> None:
         kind = entries.get(function)
         if kind is None or name_of(stmt.returns) != "Array":
             continue
-        first = Param.parse(getattr(kind, "param_specs", ("self",))[0]).name
+        first = kind.params[0].name
         if all(oracle.call(function, probe(kind, {first: t})) == t for t in oracle.rules.types):
             stmt.returns = parse_expr("Array[_DT_co]")
             oracle.typed[function] = "one array"

@@ -6,7 +6,7 @@ import ast
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from typing_pkg import stubgen
 from typing_pkg.dtypes import BY_NAME
@@ -38,6 +38,9 @@ from typing_pkg.stubgen.jax.source_edit import (
     signature_of,
     typing_names,
 )
+
+if TYPE_CHECKING:
+    from typing_pkg.api.kinds import Kind
 
 COVERAGE: Final[Mapping[str, str]] = {
     "one array": (
@@ -479,7 +482,7 @@ def _literal_defaults(
 
 
 def _typed(
-    function: str, kind: object, fn: ast.FunctionDef, oracle: Oracle, module: SourceModule
+    function: str, kind: Kind, fn: ast.FunctionDef, oracle: Oracle, module: SourceModule
 ) -> tuple[list[ast.FunctionDef], str]:
     """The overloads for one declaration of ``function``, and how they type it (a key of
     :data:`COVERAGE`)."""

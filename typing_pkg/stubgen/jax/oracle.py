@@ -5,10 +5,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import RuleSet
 from typing_pkg.stubgen.jax.source_edit import all_args, find_arg
+
+if TYPE_CHECKING:
+    from typing_pkg.api.kinds import Kind
 
 # ------------------------------------------------------------------ the table's answers
 
@@ -28,14 +32,12 @@ def _operand_args(function: str, operand: str | None) -> tuple[object, ...]:
     """The table's positional arguments for ``operand`` as the function's array whose dtype
     matters (the first one not ignored), absent for None, ``bool_`` for those ignored."""
     from typing_pkg.api import table
-    from typing_pkg.api.kinds import Param
 
     kind = table().get(function)
     if kind is None:
         return () if operand is None else (operand,)
-    params = [Param.parse(spec) for spec in getattr(kind, "param_specs", ())]
-    relevant = _relevant(kind)
-    name = next((p.name for p in params if p.name in relevant), None)
+    relevant = kind.reads()
+    name = next((p.name for p in kind.params if p.name in relevant), None)
     return probe(kind, {} if operand is None or name is None else {name: operand})
 
 
@@ -43,12 +45,11 @@ def is_optional(function: str, name: str | None, fn: ast.FunctionDef) -> bool:
     """Whether parameter ``name`` of ``function`` may be absent: optional in the table
     (``weights?``) and in JAX's declaration ``fn`` (``where(c, x)`` is no call)."""
     from typing_pkg.api import table
-    from typing_pkg.api.kinds import Param
 
     if name is None or find_arg(fn, name) is None or is_required(fn, name):
         return False
-    specs = getattr(table().get(function), "param_specs", ())
-    return any(Param.parse(s).name == name and Param.parse(s).optional for s in specs)
+    kind = table().get(function)
+    return kind is not None and any(p.name == name and p.optional for p in kind.params)
 
 
 def _kind_of(function: str) -> object:
@@ -117,13 +118,10 @@ def is_required(fn: ast.FunctionDef, name: str) -> bool:
     return name in names and names.index(name) < len(positional) - len(a.defaults)
 
 
-def probe(kind: object, values: Mapping[str, object]) -> tuple[object, ...]:
+def probe(kind: Kind, values: Mapping[str, object]) -> tuple[object, ...]:
     """Positional arguments for the table: ``values`` by name, ``bool_`` where ignored."""
-    from typing_pkg.api.kinds import Param
-
     args: list[object] = []
-    for spec in getattr(kind, "param_specs", ()):
-        param = Param.parse(spec)
+    for param in kind.params:
         if param.name in values:
             args.append(values[param.name])
         elif param.optional:
@@ -133,43 +131,14 @@ def probe(kind: object, values: Mapping[str, object]) -> tuple[object, ...]:
     return tuple(args)
 
 
-def _relevant(kind: object) -> set[str]:
-    """The parameters whose dtype the result reads: those not ignored, of either kind of a
-    ``Choose`` (``bincount(x)`` reads ``x``, ``bincount(x, weights)`` only ``weights``)."""
-    from typing_pkg.api.kinds import Param
-
-    found = {
-        param.name
-        for param in map(Param.parse, getattr(kind, "param_specs", ()))
-        if param.name and not param.ignored
-    }
-    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
-        if sub is not None:
-            found |= _relevant(sub)
-    return found
-
-
-def checked_params(kind: object) -> set[str]:
-    """The parameters marked ignored that the kind still checks (``ldexp``'s integer ``y``)."""
-    found = set(getattr(kind, "check", ())) | {name for name, _ in getattr(kind, "requires", ())}
-    for sub in (getattr(kind, "given", None), getattr(kind, "absent", None)):
-        if sub is not None:
-            found |= checked_params(sub)
-    return found - _relevant(kind)
-
-
-def operand_params(kind: object, fn: ast.FunctionDef) -> list[str] | None:
+def operand_params(kind: Kind, fn: ast.FunctionDef) -> list[str] | None:
     """The array parameters of ``fn`` whose dtype matters, or None if the kind has none listed."""
-    from typing_pkg.api.kinds import Param
-
-    specs: tuple[str, ...] = getattr(kind, "param_specs", ())
     present = {arg.arg for arg in all_args(fn)}
     if fn.args.vararg is not None:
         present.add(fn.args.vararg.arg)
-    relevant = _relevant(kind)
+    relevant = kind.reads()
     found: list[str] = []
-    for spec in specs:
-        param = Param.parse(spec)
+    for param in kind.params:
         if param.name not in relevant:
             continue
         if param.name in present:
@@ -181,12 +150,9 @@ def operand_params(kind: object, fn: ast.FunctionDef) -> list[str] | None:
     return found
 
 
-def sequence_param(kind: object, fn: ast.FunctionDef) -> str | None:
+def sequence_param(kind: Kind, fn: ast.FunctionDef) -> str | None:
     """The one array parameter of ``fn`` whose dtype matters if it is a sequence (not ``*args``)."""
-    from typing_pkg.api.kinds import Param
-
-    params = [Param.parse(spec) for spec in getattr(kind, "param_specs", ())]
-    params = [p for p in params if not p.ignored and p.name]
+    params = [p for p in kind.params if not p.ignored and not p.constant]
     names = {arg.arg for arg in all_args(fn)}
     if len(params) == 1 and params[0].sequence and params[0].name in names:
         return params[0].name

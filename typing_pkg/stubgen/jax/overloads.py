@@ -11,7 +11,6 @@ from typing import Final, TypeVar
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.stubgen.jax.oracle import (
     Oracle,
-    checked_params,
     concrete_markers,
     is_optional,
     probe,
@@ -276,7 +275,7 @@ def checked_annotations(
     every = _operand_types(oracle, "", optional=False)
     types = [t for t in every if t is not None and not t.startswith("py_")]
     found: dict[str, str] = {}
-    for name in sorted(checked_params(kind)):
+    for name in sorted(kind.checks() - kind.reads()):
         if find_arg(fn, name) is None:
             continue
 
