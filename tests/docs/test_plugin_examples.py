@@ -89,13 +89,18 @@ def test_custom_rule_set_form(tmp_path: Path) -> None:
     assert re.search(r"demo\.py:8: error: .*\[dtype-promotion\]", out), out
 
 
-def test_check_reports_expected_output() -> None:
-    done = subprocess.run(
+@pytest.fixture(scope="module")
+def check_py() -> subprocess.CompletedProcess[str]:
+    """``examples/check.py`` run once (mypy with the plugin, cold) for the tests that read it."""
+    return subprocess.run(
         [sys.executable, str(ROOT / "examples" / "check.py")],
         capture_output=True, text=True, check=False, cwd=ROOT,
     )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "as expected" in done.stdout
+
+
+def test_check_reports_expected_output(check_py: subprocess.CompletedProcess[str]) -> None:
+    assert check_py.returncode == 0, check_py.stdout + check_py.stderr
+    assert "as expected" in check_py.stdout
 
 
 def test_check_with_pyright_reports_expected_output() -> None:
@@ -108,17 +113,13 @@ def test_check_with_pyright_reports_expected_output() -> None:
     assert "as expected" in done.stdout
 
 
-def test_readme_shows_what_check_prints() -> None:
+def test_readme_shows_what_check_prints(check_py: subprocess.CompletedProcess[str]) -> None:
     """The mypy report quoted in the README's tour is part of what check.py prints."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     quoted = [line for block in re.findall(r"```text\n(.*?)```", text, re.DOTALL)
               for line in block.splitlines() if line]  # fmt: skip
     assert quoted
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "check.py")],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )  # fmt: skip
-    printed = done.stdout.splitlines()
+    printed = check_py.stdout.splitlines()
     for line in quoted:
         assert line in printed, line
 
