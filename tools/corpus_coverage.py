@@ -61,7 +61,6 @@ import json
 import os
 import re
 import runpy
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,7 +74,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Literal
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers import run as checkers
+from tools.checkers.output import read_mypy, revealed_by_pyright
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKERS = ("mypy", "basedpyright")
@@ -603,19 +603,13 @@ def run_mypy_once(
     errors = run.with_errors if plugin else run.without_errors
     for batch in mypy_batches(sorted(copies)):
         command = [
-            sys.executable,
-            "-m",
-            "mypy",
+            *checkers.mypy_command(),
             "--config-file",
             str(config),
             "--cache-dir",
             str(cache),
             "--show-column-numbers",
-            "--show-error-codes",
-            "--no-error-summary",
-            "--no-pretty",
-            "--hide-error-context",
-            "--no-color-output",
+            *checkers.MYPY_REPORT,
             *batch,
         ]
         done = subprocess.run(
@@ -646,12 +640,7 @@ def run_mypy_once(
 def checker_env() -> dict[str, str]:
     """The environment of a checker's subprocess: the checkout importable, colours off."""
     path = os.environ.get("PYTHONPATH")
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT) + (os.pathsep + path if path else ""),
-        "NO_COLOR": "1",
-        "MYPY_FORCE_COLOR": "0",
-    }
+    return checkers.checker_env({"PYTHONPATH": str(ROOT) + (os.pathsep + path if path else "")})
 
 
 def run_mypy(copies: dict[str, Instrumented], where: Path, rules: str) -> CheckerRun:
@@ -680,12 +669,6 @@ if "-c" in arguments:
     sys.argv = ["-c", *arguments[arguments.index("-c") + 2:]]
     exec(compile(arguments[arguments.index("-c") + 1], "<string>", "exec"))
 """
-
-
-def find_basedpyright() -> str | None:
-    """basedpyright beside this interpreter, or on the PATH."""
-    beside = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
-    return beside or shutil.which("basedpyright")
 
 
 def python_wrapper(
@@ -752,10 +735,10 @@ def run_pyright_once(
         start = diagnostic["range"]["start"]
         line, col = start["line"] + 1, start["character"]
         message = diagnostic["message"]
-        revealed = re.match(r'^Type of ".*" is "(?P<type>.*)"$', message, re.DOTALL)
-        if diagnostic["severity"] == "information" and revealed:
+        revealed = revealed_by_pyright(message)
+        if diagnostic["severity"] == "information" and revealed is not None:
             if stubs:
-                read_reveal(copies, rel, line, col, revealed["type"], run.types)
+                read_reveal(copies, rel, line, col, revealed, run.types)
         elif diagnostic["severity"] == "error":
             errors.append(
                 Diagnostic(
@@ -767,7 +750,7 @@ def run_pyright_once(
 def run_pyright(copies: dict[str, Instrumented], where: Path, stubs: Path) -> CheckerRun:
     """Run basedpyright with the stubs (types and errors) and without them (errors)."""
     run = CheckerRun()
-    exe = find_basedpyright()
+    exe = checkers.find_basedpyright()
     if exe is None:
         run.failure = "basedpyright is not installed"
         return run

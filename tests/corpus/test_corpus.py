@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
+from tools.checkers.run import find_basedpyright
 from tools.corpus_coverage import (
     CheckerRun,
     Site,
     corpus_files,
-    find_basedpyright,
     instrument,
     program_env,
     run_pyright_once,

@@ -8,13 +8,13 @@ must report nothing else.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers import run as checkers
+from tools.checkers.output import read_mypy
+from tools.checkers.run import checker_env
+from tools.checkers.seeds import plant
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "jax-code.rst"
@@ -38,12 +38,11 @@ def test_page_program_reveals_what_it_says(tmp_path: Path) -> None:
     assert len(wanted) >= 6
     (tmp_path / "demo.py").write_text(program, encoding="utf-8")
     (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--no-error-summary", "demo.py"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    done = checkers.mypy(
+        "--cache-dir", plant(tmp_path / "cache"), "demo.py",
+        cwd=tmp_path, env=checker_env({"PYTHONPATH": str(ROOT)}),
     )  # fmt: skip
-    assert done.returncode == 0 and not done.stderr, done.stdout + done.stderr
+    assert done.status == 0 and not done.stderr, done.output
     revealed = {}
     for message in read_mypy(done.stdout):
         assert message.file == "demo.py" and message.revealed is not None, (

@@ -22,7 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers import run as checkers
+from tools.checkers.output import read_mypy
+from tools.checkers.run import checker_env
+from tools.checkers.seeds import plant
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -56,12 +59,11 @@ def _block(page: str, language: str) -> str:
 def _mypy(project: Path, config: str) -> str:
     (project / "demo.py").write_text(DEMO, encoding="utf-8")
     path = os.pathsep.join([str(ROOT), str(ROOT / "examples")])
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", config, "--no-incremental", "demo.py"],
-        cwd=project, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": path},
+    done = checkers.mypy(
+        "--config-file", config, "--cache-dir", plant(project / "cache"), "demo.py",
+        cwd=project, env=checker_env({"PYTHONPATH": path}),
     )  # fmt: skip
-    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert done.status in (0, 1), done.output
     return done.stdout
 
 
@@ -145,11 +147,9 @@ def test_plugin_docstring_examples_type_check(tmp_path: Path, name: str, code: s
     header = "from typing import reveal_type\n\nfrom typing_pkg import *  # noqa: F403\n\n"
     (tmp_path / "example.py").write_text(header + code, encoding="utf-8")
     (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental",
-         "--no-error-summary", "example.py"],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    done = checkers.mypy(
+        "--config-file", "mypy.ini", "--cache-dir", plant(tmp_path / "cache"), "example.py",
+        cwd=tmp_path, env=checker_env({"PYTHONPATH": str(ROOT)}),
     )  # fmt: skip
     report = done.stdout
     offset = header.count("\n")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers.output import read_mypy
 
 __all__ = [
     "PROGRAM",

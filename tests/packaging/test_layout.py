@@ -57,9 +57,9 @@ def test_no_module_is_over_the_limit_without_a_reason() -> None:
 
 
 def test_mypy_reports_are_read_in_one_place() -> None:
-    """``tools/conformance/checker_output.py`` reads mypy's report (``read_mypy``); a second
+    """``tools/checkers/output.py`` reads mypy's report (``read_mypy``); a second
     pattern for its ``Revealed type is`` notes would drift from it."""
-    allowed = {ROOT / "tools" / "conformance" / "checker_output.py", Path(__file__).resolve()}
+    allowed = {ROOT / "tools" / "checkers" / "output.py", Path(__file__).resolve()}
     elsewhere = [
         path.relative_to(ROOT).as_posix()
         for folder in ("typing_pkg", "mypy_plugin", "tools", "benchmarks", "tests")
@@ -70,7 +70,7 @@ def test_mypy_reports_are_read_in_one_place() -> None:
             for line in path.read_text(encoding="utf-8").splitlines()
         )
     ]
-    assert not elsewhere, f"use tools.conformance.checker_output.read_mypy in {elsewhere}"
+    assert not elsewhere, f"use tools.checkers.output.read_mypy in {elsewhere}"
 
 
 SEAM: Final = ROOT / "mypy_plugin" / "mypy_internals.py"

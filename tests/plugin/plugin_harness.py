@@ -2,7 +2,8 @@
 
 ``run_mypy`` checks files with ``mypy.api.run`` in this process under a
 generated configuration (``plugins = mypy_plugin`` and a ``[typing_pkg]``
-section), with the repository on the module search path.
+section), with the repository on the module search path; ``seeded=True``
+starts from a warm cache of JAX's modules (``tools.checkers.seeds``).
 
 The conformance program of a rule set turns every cell of
 ``truth/<rules>.csv`` into one ``reveal_type`` line: ``Array[<marker>]``
@@ -17,16 +18,15 @@ Python computes ``1 + 2.0`` itself, no array library is involved.
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from mypy import api
-
-from tools.conformance.checker_output import read_mypy
+from tools.checkers.output import read_mypy
+from tools.checkers.run import mypy_in_process
+from tools.checkers.seeds import plant
 from tools.conformance.compare import agrees
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE_OF, SYMBOL, UNARY
@@ -54,22 +54,15 @@ def write_config(directory: Path, promotion: str | None) -> Path:
     return config
 
 
-def run_mypy(files: Sequence[Path], config: Path, cache_dir: Path) -> tuple[str, str, int]:
-    """Check ``files`` in this process; return mypy's stdout, stderr and exit status."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # mypy imports the plugin from here
-    return api.run(
-        [
-            *map(str, files),
-            f"--config-file={config}",
-            f"--cache-dir={cache_dir}",
-            "--no-error-summary",
-            "--hide-error-context",
-            "--no-pretty",
-            "--show-error-codes",
-            "--show-traceback",
-        ]
-    )
+def run_mypy(
+    files: Sequence[Path], config: Path, cache_dir: Path, *, seeded: bool = False
+) -> tuple[str, str, int]:
+    """Check ``files`` in this process; return mypy's stdout, stderr and exit status.
+    ``seeded``: a cache directory not made yet starts as the plugin's seed (JAX's modules)."""
+    if seeded and not cache_dir.exists():
+        plant(cache_dir)
+    ran = mypy_in_process(*files, f"--config-file={config}", f"--cache-dir={cache_dir}")
+    return ran.stdout, ran.stderr, ran.status
 
 
 @dataclass

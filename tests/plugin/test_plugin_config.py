@@ -10,14 +10,18 @@ in a subprocess, with the configuration changed between runs.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Final
 
 import pytest
 from mypy.options import Options
+from mypy.version import __version__ as mypy_version
 from plugin_harness import ROOT, parse, run_mypy, write_config
 
 import mypy_plugin
@@ -46,6 +50,32 @@ def _cli(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def _stops(directory: Path, file: str, *, end_to_end: bool) -> tuple[int, str, str]:
+    """Start mypy with the configuration ``file`` of ``directory`` (holding ``demo.py``, and a
+    custom rule set's module when there is one): its exit status, stdout and stderr.
+
+    ``end_to_end``: the mypy command line.  Otherwise the plugin is built in this process with
+    that configuration, as mypy's plugin loader builds it (the same ``mypy: error:`` line and
+    ``SystemExit``), without mypy's start-up (about a second a case).
+    """
+    if end_to_end:
+        done = _cli(directory, "--config-file", file, "--no-incremental", "demo.py")
+        return done.returncode, done.stdout, done.stderr
+    options = Options()
+    options.config_file = str(directory / file)
+    err = io.StringIO()
+    sys.path.insert(0, str(directory))  # a custom rule set's module, as mypy finds it
+    try:
+        with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stopped:
+            mypy_plugin.plugin(mypy_version)(options)
+    finally:
+        sys.path.remove(str(directory))
+        sys.modules.pop("myrules", None)
+        for name in ("myrules:RULES", "bad", "fine"):
+            unregister(name)
+    return int(str(stopped.value.code)), "", err.getvalue()
+
+
 def _revealed(out: str) -> list[str | None]:
     found = parse(out)
     return [found[line].revealed if line in found else None for line in (6, 7, 8)]
@@ -57,77 +87,77 @@ NOT_READ = "is not read by typing_pkg; did you mean"
 CYCLE = 'LatticeRules("bad", {"int8": ("int16",), "int16": ("int8",)})'
 
 
-@pytest.mark.parametrize(
-    ("file", "text", "message"),
-    [
-        (
-            "mypy.ini",
-            INI + "[typing_pkg]\npromotion = jaxx\n",
-            f'[typing_pkg] promotion = "jaxx" is not a rule set (did you mean "jax"?); '
-            f"valid names: {VALID}",
-        ),
-        (
-            "mypy.ini",
-            INI + "[typing_pkg]\npromotion = JAX\n",
-            f'[typing_pkg] promotion = "JAX" is not a rule set (did you mean "jax"?); '
-            f"valid names: {VALID}",
-        ),
-        (
-            "mypy.ini",
-            INI + "[typing_pkg]\npromotion = tpu\n",
-            f'[typing_pkg] promotion = "tpu" is not a rule set; valid names: {VALID}',
-        ),
-        (
-            "pyproject.toml",
-            TOML + '[tool.typing_pkg]\npromotion = "array_api"\n',
-            '[tool.typing_pkg] promotion = "array_api" is not a rule set (did you mean '
-            f'"array-api"?); valid names: {VALID}',
-        ),
-        (
-            "pyproject.toml",
-            TOML + "[tool.typing_pkg]\npromotion = 3\n",
-            '[tool.typing_pkg] promotion must be a string such as "jax", got 3',
-        ),
-        # An option the plugin does not have.
-        (
-            "mypy.ini",
-            INI + "[typing_pkg]\npromotions = numpy\n",
-            '[typing_pkg] in mypy.ini: unknown option "promotions" (did you mean "promotion"?); '
-            'the only option is "promotion"',
-        ),
-        (
-            "pyproject.toml",
-            TOML + '[tool.typing_pkg]\nrules = "numpy"\n',
-            '[tool.typing_pkg] in pyproject.toml: unknown option "rules"; '
-            'the only option is "promotion"',
-        ),
-    ],
-)  # fmt: skip
+BAD_CONFIGURATIONS: Final = [
+    (
+        "mypy.ini",
+        INI + "[typing_pkg]\npromotion = jaxx\n",
+        f'[typing_pkg] promotion = "jaxx" is not a rule set (did you mean "jax"?); '
+        f"valid names: {VALID}",
+    ),
+    (
+        "mypy.ini",
+        INI + "[typing_pkg]\npromotion = JAX\n",
+        f'[typing_pkg] promotion = "JAX" is not a rule set (did you mean "jax"?); '
+        f"valid names: {VALID}",
+    ),
+    (
+        "mypy.ini",
+        INI + "[typing_pkg]\npromotion = tpu\n",
+        f'[typing_pkg] promotion = "tpu" is not a rule set; valid names: {VALID}',
+    ),
+    (
+        "pyproject.toml",
+        TOML + '[tool.typing_pkg]\npromotion = "array_api"\n',
+        '[tool.typing_pkg] promotion = "array_api" is not a rule set (did you mean '
+        f'"array-api"?); valid names: {VALID}',
+    ),
+    (
+        "pyproject.toml",
+        TOML + "[tool.typing_pkg]\npromotion = 3\n",
+        '[tool.typing_pkg] promotion must be a string such as "jax", got 3',
+    ),
+    # An option the plugin does not have.
+    (
+        "mypy.ini",
+        INI + "[typing_pkg]\npromotions = numpy\n",
+        '[typing_pkg] in mypy.ini: unknown option "promotions" (did you mean "promotion"?); '
+        'the only option is "promotion"',
+    ),
+    (
+        "pyproject.toml",
+        TOML + '[tool.typing_pkg]\nrules = "numpy"\n',
+        '[tool.typing_pkg] in pyproject.toml: unknown option "rules"; '
+        'the only option is "promotion"',
+    ),
+]  # fmt: skip
+"""The first case runs mypy's command line; the others build the plugin in process."""
+
+
+@pytest.mark.parametrize(("file", "text", "message"), BAD_CONFIGURATIONS)
 def test_a_bad_configuration_stops_mypy_with_one_line(
     tmp_path: Path, file: str, text: str, message: str
 ) -> None:
     (tmp_path / file).write_text(text)
     (tmp_path / "demo.py").write_text(PROGRAM)
-    done = _cli(tmp_path, "--config-file", file, "--no-incremental", "demo.py")
-    assert done.returncode == 2
-    assert done.stderr == f"mypy: error: {message}\n"
-    assert done.stdout == ""
+    end_to_end = (file, text, message) == BAD_CONFIGURATIONS[0]
+    assert _stops(tmp_path, file, end_to_end=end_to_end) == (2, "", f"mypy: error: {message}\n")
 
 
-@pytest.mark.parametrize(
-    ("file", "section", "meant"),
-    [
-        ("mypy.ini", "[typing-pkg]", "[typing_pkg]"),
-        ("mypy.ini", "[typing_pkg ]", "[typing_pkg]"),
-        ("setup.cfg", "[Typing_Pkg]", "[typing_pkg]"),
-        ("setup.cfg", "[tool.typing_pkg]", "[typing_pkg]"),
-        ("setup.cfg", "[tool:typing-pkg]", "[typing_pkg]"),
-        ("pyproject.toml", "[tool.typing-pkg]", "[tool.typing_pkg]"),
-        ("pyproject.toml", "[tool.typingpkg]", "[tool.typing_pkg]"),
-        ("pyproject.toml", "[tool.typing_pkgs]", "[tool.typing_pkg]"),
-        ("pyproject.toml", "[typing_pkg]", "[tool.typing_pkg]"),
-    ],
-)
+MISSPELT_SECTIONS: Final = [
+    ("mypy.ini", "[typing-pkg]", "[typing_pkg]"),
+    ("mypy.ini", "[typing_pkg ]", "[typing_pkg]"),
+    ("setup.cfg", "[Typing_Pkg]", "[typing_pkg]"),
+    ("setup.cfg", "[tool.typing_pkg]", "[typing_pkg]"),
+    ("setup.cfg", "[tool:typing-pkg]", "[typing_pkg]"),
+    ("pyproject.toml", "[tool.typing-pkg]", "[tool.typing_pkg]"),
+    ("pyproject.toml", "[tool.typingpkg]", "[tool.typing_pkg]"),
+    ("pyproject.toml", "[tool.typing_pkgs]", "[tool.typing_pkg]"),
+    ("pyproject.toml", "[typing_pkg]", "[tool.typing_pkg]"),
+]
+"""The first case runs mypy's command line; the others build the plugin in process."""
+
+
+@pytest.mark.parametrize(("file", "section", "meant"), MISSPELT_SECTIONS)
 def test_a_misspelt_section_stops_mypy_with_one_line(
     tmp_path: Path, file: str, section: str, meant: str
 ) -> None:
@@ -136,48 +166,50 @@ def test_a_misspelt_section_stops_mypy_with_one_line(
     header = TOML if file.endswith(".toml") else INI
     (tmp_path / file).write_text(f"{header}{section}\npromotion = {value}\n")
     (tmp_path / "demo.py").write_text(PROGRAM)
-    done = _cli(tmp_path, "--config-file", file, "--no-incremental", "demo.py")
-    assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
-    assert done.stderr == f"mypy: error: {section} in {file} {NOT_READ} {meant}?\n"
+    end_to_end = (file, section, meant) == MISSPELT_SECTIONS[0]
+    assert _stops(tmp_path, file, end_to_end=end_to_end) == (
+        2, "", f"mypy: error: {section} in {file} {NOT_READ} {meant}?\n"
+    )  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    ("module", "message"),
-    [
-        (
-            f"from typing_pkg.rules.custom import LatticeRules\nRULES = {CYCLE}\n",
-            "cannot load the rule set: LatticeError: not a lattice: int8 and int16 lie on a "
-            "cycle (int8 -> int16 -> int8) (raised at {path}:2)",
-        ),
-        (
-            "from typing_pkg.rules.custom import LatticeRules\n"
-            'RULES = LatticeRules("bad", [("int8", "int16")])\n',
-            "cannot load the rule set: LatticeError: not a lattice of dtypes: the edges must be "
-            "a mapping from each marker name to the names immediately above it (such as "
-            "{{'int8': ('int16',), 'int16': ()}}), not a list (raised at {path}:2)",
-        ),
-        (
-            "from typing_pkg.rules.custom import LatticeRules\n"
-            'RULES = LatticeRules("bad", {"int8": ("flaot32",)})\n',
-            "cannot load the rule set: LatticeError: not a lattice of dtypes: 'flaot32' (did you "
-            "mean 'float32'?) is not a marker (raised at {path}:2)",
-        ),
-        (
-            "import math\nRULES = math.floor(1 / 0)\n",
-            "cannot load the rule set: ZeroDivisionError: division by zero (raised at {path}:2)",
-        ),
-        (
-            "import sys\nsys.exit(3)\n",
-            "cannot load the rule set: it called sys.exit(3) (raised at {path}:2)",
-        ),
-        (
-            "from typing_pkg.rules.custom import LatticeRules\n"
-            'RULE = LatticeRules("fine", {"int8": ("int16",)})\n',
-            "cannot load rule set 'myrules:RULES': module 'myrules' has no attribute 'RULES' "
-            "(did you mean 'RULE'?)",
-        ),
-    ],
-)  # fmt: skip
+FAILING_RULE_SETS: Final = [
+    (
+        f"from typing_pkg.rules.custom import LatticeRules\nRULES = {CYCLE}\n",
+        "cannot load the rule set: LatticeError: not a lattice: int8 and int16 lie on a "
+        "cycle (int8 -> int16 -> int8) (raised at {path}:2)",
+    ),
+    (
+        "from typing_pkg.rules.custom import LatticeRules\n"
+        'RULES = LatticeRules("bad", [("int8", "int16")])\n',
+        "cannot load the rule set: LatticeError: not a lattice of dtypes: the edges must be "
+        "a mapping from each marker name to the names immediately above it (such as "
+        "{{'int8': ('int16',), 'int16': ()}}), not a list (raised at {path}:2)",
+    ),
+    (
+        "from typing_pkg.rules.custom import LatticeRules\n"
+        'RULES = LatticeRules("bad", {"int8": ("flaot32",)})\n',
+        "cannot load the rule set: LatticeError: not a lattice of dtypes: 'flaot32' (did you "
+        "mean 'float32'?) is not a marker (raised at {path}:2)",
+    ),
+    (
+        "import math\nRULES = math.floor(1 / 0)\n",
+        "cannot load the rule set: ZeroDivisionError: division by zero (raised at {path}:2)",
+    ),
+    (
+        "import sys\nsys.exit(3)\n",
+        "cannot load the rule set: it called sys.exit(3) (raised at {path}:2)",
+    ),
+    (
+        "from typing_pkg.rules.custom import LatticeRules\n"
+        'RULE = LatticeRules("fine", {"int8": ("int16",)})\n',
+        "cannot load rule set 'myrules:RULES': module 'myrules' has no attribute 'RULES' "
+        "(did you mean 'RULE'?)",
+    ),
+]  # fmt: skip
+"""The first case runs mypy's command line; the others build the plugin in process."""
+
+
+@pytest.mark.parametrize(("module", "message"), FAILING_RULE_SETS)
 def test_a_custom_rule_set_that_fails_stops_mypy_with_one_line(
     tmp_path: Path, module: str, message: str
 ) -> None:
@@ -185,11 +217,12 @@ def test_a_custom_rule_set_that_fails_stops_mypy_with_one_line(
     (tmp_path / "myrules.py").write_text(module)
     (tmp_path / "mypy.ini").write_text(INI + "[typing_pkg]\npromotion = myrules:RULES\n")
     (tmp_path / "demo.py").write_text(PROGRAM)
-    done = _cli(tmp_path, "--config-file", "mypy.ini", "--no-incremental", "demo.py")
     setting = '[typing_pkg] promotion = "myrules:RULES"'
     expected = message.format(path=tmp_path / "myrules.py")
-    assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
-    assert done.stderr == f"mypy: error: {setting}: {expected}\n"
+    end_to_end = (module, message) == FAILING_RULE_SETS[0]
+    assert _stops(tmp_path, "mypy.ini", end_to_end=end_to_end) == (
+        2, "", f"mypy: error: {setting}: {expected}\n"
+    )  # fmt: skip
 
 
 def test_a_rule_set_the_plugin_cannot_use_is_refused(tmp_path: Path) -> None:

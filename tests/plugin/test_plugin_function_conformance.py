@@ -152,8 +152,9 @@ def judge_mypy(rules: str, lines: Mapping[int, list[Cell]], out: str, text: str)
 
 @pytest.fixture(scope="module")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One cache for the module: the standard library, NumPy and JAX are checked once."""
-    return tmp_path_factory.mktemp("mypy-cache")
+    """One cache for the module (the standard library, NumPy and JAX are checked once), from
+    the plugin's seed (JAX's modules)."""
+    return tmp_path_factory.mktemp("mypy") / "cache"
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -165,7 +166,7 @@ def test_every_function_cell_of_the_truth(rules: str, cache_dir: Path, tmp_path:
     source = tmp_path / f"function_conformance_{rules.replace('-', '_')}.py"
     source.write_text(generated.text, encoding="utf-8")
     start = time.perf_counter()
-    out, err, status = run_mypy([source], write_config(tmp_path, rules), cache_dir)
+    out, err, status = run_mypy([source], write_config(tmp_path, rules), cache_dir, seeded=True)
     took = time.perf_counter() - start
     assert status in (0, 1) and not err, err + out[-3000:]
 

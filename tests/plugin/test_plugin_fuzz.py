@@ -144,7 +144,7 @@ def render(batch: list[tuple[list[str], list[str]]]) -> tuple[str, set[int]]:
 
 @pytest.fixture(scope="module")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("mypy-cache")
+    return tmp_path_factory.mktemp("mypy") / "cache"
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +168,7 @@ def test_mypy_never_crashes(
     text, unknown_lines = render(batch)
     source = tmp_path / "fuzz_batch.py"
     source.write_text(text, encoding="utf-8")
-    out, err, status = run_mypy([source], config, cache_dir)
+    out, err, status = run_mypy([source], config, cache_dir, seeded=True)
     assert status in (0, 1), f"mypy exit status {status}\n{err}\n{out[-3000:]}"
     assert "INTERNAL ERROR" not in out + err and "Traceback" not in out + err, out + err
     outcomes = parse(out)

@@ -157,7 +157,9 @@ def test_promote_types_reports_what_fails_at_run_time(tmp_path: Path) -> None:
             """
         )
     )
-    out, err, status = run_mypy([source], write_config(tmp_path, "jax"), tmp_path / "cache")
+    out, err, status = run_mypy(
+        [source], write_config(tmp_path, "jax"), tmp_path / "cache", seeded=True
+    )
     assert (status, err) == (1, ""), out + err
     found = parse(out)
     for line, function, text in ((4, "promote_types", "'flaot32'"), (5, "result_type", "'M8[xx]'")):

@@ -49,12 +49,12 @@ def expectations(path: Path) -> tuple[dict[int, list[str]], dict[int, str]]:
     return errors, reveals
 
 
-@pytest.mark.slow  # a cold mypy run over JAX
+@pytest.mark.slow  # mypy over JAX (its seed grown once a process)
 def test_public_idioms(tmp_path: Path) -> None:
     files = sorted(HERE.glob("*.py"))
     assert files
     config = write_config(tmp_path)
-    stdout, stderr, status = run_mypy(files, config, tmp_path / "cache")
+    stdout, stderr, status = run_mypy(files, config, tmp_path / "cache", seeded=True)
     assert "INTERNAL ERROR" not in stdout + stderr, stdout + stderr
     assert status in (0, 1), stdout + stderr
     by_file: dict[str, list[str]] = {}

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.conformance.checker_output import Diagnostics, read_basedpyright
+from tools.checkers.output import Diagnostics, read_basedpyright
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from tools.conformance.checker_output import read_pyrefly
+from tools.checkers.output import read_pyrefly
 from stubprogram import (
     ROOT,
     Diagnostics,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from jaxproject import venv_tool, write_project
 
-from tools.conformance.checker_output import read_basedpyright
+from tools.checkers.output import read_basedpyright
 
 from typing_pkg.stubgen import jax as jaxstubs
 

@@ -9,7 +9,7 @@ installs are visible to both checkers, is tested in ``tests/packaging/``.
 
 from __future__ import annotations
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers.output import read_mypy
 
 import subprocess
 import sys

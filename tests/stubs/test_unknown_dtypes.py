@@ -17,7 +17,7 @@ function must get ``Array[Any]`` there, see the stubs' documentation).
 
 from __future__ import annotations
 
-from tools.conformance.checker_output import read_mypy
+from tools.checkers.output import read_mypy
 
 import re
 from pathlib import Path

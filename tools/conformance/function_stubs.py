@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from tools.conformance.checker_output import read_basedpyright, read_pyrefly
+from tools.checkers.output import read_basedpyright, read_pyrefly
 from tools.conformance.function_compare import (
     CheckerException,
     Said,

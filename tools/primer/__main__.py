@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from tools.checkers.run import find_basedpyright
 from tools.primer import report
-from tools.primer.checkers import find_basedpyright
 from tools.primer.prepare import PrepareError, export, find_mirror
 from tools.primer.projects import Project, ProjectError, load_projects
 from tools.primer.runner import (

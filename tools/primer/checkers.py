@@ -16,17 +16,15 @@ the primer's interpreter (``--pythonpath``).
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
-import threading
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
+
+from tools.checkers.run import dmypy_command, mypy_command, timed_command
 
 __all__ = [
     "Diagnostic",
@@ -34,9 +32,7 @@ __all__ = [
     "MypyRun",
     "PyrightRun",
     "Reworded",
-    "Timed",
     "difference",
-    "find_basedpyright",
     "mypy_batches",
     "mypy_config",
     "pair_reworded",
@@ -47,7 +43,6 @@ __all__ = [
     "run_mypy",
     "run_pyright",
     "stop_dmypy",
-    "timed_command",
 ]
 
 TRACEBACK_LINES: Final = 8
@@ -259,17 +254,12 @@ class MypyRun:
 
     seconds: float = 0.0
     cpu_seconds: float = 0.0
-    """Processor seconds (``Timed.cpu_seconds``)."""
+    """Processor seconds (``tools.checkers.run.Ran.cpu_seconds``)."""
     errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
     notes: list[Diagnostic] = field(default_factory=list[Diagnostic])
     internal: InternalError | None = None
     failure: str | None = None
     """Why the run did not complete (an exit status 2 that is no crash, a timeout)."""
-
-
-def checker_env() -> dict[str, str]:
-    """Return the environment of a checker's subprocess: the caller's, colours off."""
-    return {**os.environ, "NO_COLOR": "1", "MYPY_FORCE_COLOR": "0", "TERM": "dumb"}
 
 
 def run_mypy(
@@ -288,7 +278,7 @@ def run_mypy(
     run = MypyRun()
     for index, batch in enumerate(batches):
         arguments = _mypy_arguments(cwd, config, cache / f"batch-{index}", columns, flags)
-        if not _run_batch(run, [python, "-m", "mypy", *arguments, *batch], cwd, "mypy", timeout):
+        if not _run_batch(run, [*mypy_command(python), *arguments, *batch], cwd, "mypy", timeout):
             return run
     return run
 
@@ -311,7 +301,7 @@ def run_dmypy(
     for index, batch in enumerate(batches):
         status = cache / f"dmypy-{index}.json"
         arguments = _mypy_arguments(cwd, config, cache / f"batch-{index}", False, flags)
-        command = [python, "-m", "mypy.dmypy", "--status-file", str(status), "run", "--"]
+        command = [*dmypy_command(status, python), "run", "--"]
         if not _run_batch(run, [*command, *arguments, *batch], cwd, "dmypy", timeout):
             return run
     return run
@@ -324,7 +314,7 @@ def stop_dmypy(python: str, cwd: Path, batches: Sequence[Sequence[str]], cache: 
         if not status.is_file():
             continue
         for action in ("stop", "kill"):
-            command = [python, "-m", "mypy.dmypy", "--status-file", str(status), action]
+            command = [*dmypy_command(status, python), action]
             try:
                 done = subprocess.run(command, cwd=cwd, capture_output=True, timeout=120)
             except subprocess.TimeoutExpired:
@@ -355,90 +345,25 @@ def _mypy_arguments(
     ]
 
 
-@dataclass(frozen=True)
-class Timed:
-    """What a checker's command did, and its time."""
-
-    done: subprocess.CompletedProcess[str] | None
-    """None when it timed out (and was killed)."""
-    seconds: float
-    """Wall-clock seconds."""
-    cpu_seconds: float
-    """Its processor seconds (user and system, its descendants' included): the plugin's cost,
-    barely moved by other work on the machine (the wall clock is)."""
-
-
-def timed_command(command: list[str], cwd: Path, timeout: float) -> Timed:
-    """Run a checker's command; return what it did, its wall-clock and its processor time."""
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=checker_env(),
-    )
-    output: dict[str, str] = {}
-
-    def read(name: str, stream: IO[str] | None) -> None:
-        output[name] = stream.read() if stream is not None else ""
-
-    readers = [
-        threading.Thread(target=read, args=("stdout", process.stdout), daemon=True),
-        threading.Thread(target=read, args=("stderr", process.stderr), daemon=True),
-    ]
-    for reader in readers:
-        reader.start()
-    expired = threading.Event()
-
-    def kill() -> None:
-        expired.set()
-        process.kill()
-
-    killer = threading.Timer(timeout, kill)
-    killer.start()
-    try:
-        # os.wait4, not Popen.wait: it gives the finished process's resource usage
-        _, status, usage = os.wait4(process.pid, 0)
-    finally:
-        killer.cancel()
-    seconds = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    for reader in readers:
-        reader.join()
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            stream.close()
-    cpu = usage.ru_utime + usage.ru_stime
-    if expired.is_set():
-        return Timed(None, seconds, cpu)
-    done = subprocess.CompletedProcess(
-        command, process.returncode, output.get("stdout", ""), output.get("stderr", "")
-    )
-    return Timed(done, seconds, cpu)
-
-
 def _run_batch(run: MypyRun, command: list[str], cwd: Path, what: str, timeout: float) -> bool:
     """Run one batch's command and add what it said to ``run``; False when it timed out."""
-    timed = timed_command(command, cwd, timeout)
-    done = timed.done
-    run.seconds += timed.seconds
-    run.cpu_seconds += timed.cpu_seconds
-    if done is None:
+    done = timed_command(command, cwd, timeout)
+    run.seconds += done.seconds
+    run.cpu_seconds += done.cpu_seconds
+    if done.timed_out:
         run.failure = f"{what} timed out after {timeout:g} s"
         return False
     errors, notes = parse_mypy(done.stdout)
     run.errors += errors
     run.notes += notes
     output = done.stdout + "\n" + done.stderr
-    internal = parse_internal_error(output) if done.returncode not in (0, 1) else None
+    internal = parse_internal_error(output) if done.status not in (0, 1) else None
     if internal is not None:
         run.internal = run.internal or internal
-    elif done.returncode not in (0, 1):
+    elif done.status not in (0, 1):
         tail = [line for line in output.strip().splitlines() if line.strip()][-5:]
         run.failure = run.failure or (
-            f"{what} exited with status {done.returncode}: " + " | ".join(tail)
+            f"{what} exited with status {done.status}: " + " | ".join(tail)
         )
     return True
 
@@ -451,14 +376,6 @@ class PyrightRun:
     cpu_seconds: float = 0.0
     errors: list[Diagnostic] = field(default_factory=list[Diagnostic])
     failure: str | None = None
-
-
-def find_basedpyright(python: str) -> str | None:
-    """Return basedpyright beside ``python`` (the environment's), else on the PATH."""
-    beside = Path(python).parent / "basedpyright"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which("basedpyright")
 
 
 def pyright_config(
@@ -517,14 +434,14 @@ def run_pyright(
         encoding="utf-8",
     )
     command = [exe, "--project", str(config), "--pythonpath", python, "--outputjson"]
-    timed = timed_command(command, where, timeout)
-    done, run.seconds, run.cpu_seconds = timed.done, timed.seconds, timed.cpu_seconds
-    if done is None:
+    done = timed_command(command, where, timeout)
+    run.seconds, run.cpu_seconds = done.seconds, done.cpu_seconds
+    if done.timed_out:
         run.failure = f"basedpyright timed out after {timeout:g} s"
         return run
     try:
         run.errors = parse_pyright(done.stdout, root)
     except (json.JSONDecodeError, KeyError, TypeError):
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
-        run.failure = f"basedpyright gave no report (status {done.returncode}): " + " | ".join(tail)
+        run.failure = f"basedpyright gave no report (status {done.status}): " + " | ".join(tail)
     return run

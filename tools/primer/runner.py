@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Final
 
+from tools.checkers.run import find_basedpyright
 from tools.primer.checkers import (
     Diagnostic,
     InternalError,
@@ -37,7 +38,6 @@ from tools.primer.checkers import (
     PyrightRun,
     Reworded,
     difference,
-    find_basedpyright,
     mypy_batches,
     mypy_config,
     pair_reworded,

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from tools.conformance.checker_output import revealed_by_mypy
+from tools.checkers.output import revealed_by_mypy
 from tools.corpus_coverage import (
     Instrumented,
     Site,

@@ -18,6 +18,7 @@ __all__ = [
     "read_mypy",
     "read_pyrefly",
     "revealed_by_mypy",
+    "revealed_by_pyright",
 ]
 
 _REVEAL: Final = re.compile(r'^Type of ".*" is "(.*)"$', re.DOTALL)
@@ -55,9 +56,15 @@ def read_basedpyright(report: str) -> Diagnostics:
         message = diag["message"]
         if diag["severity"] == "error":
             found.errors.setdefault(line, []).append(message.splitlines()[0])
-        elif match := _REVEAL.match(message):
-            found.revealed[line] = match[1]
+        elif (revealed := revealed_by_pyright(message)) is not None:
+            found.revealed[line] = revealed
     return found
+
+
+def revealed_by_pyright(message: str) -> str | None:
+    """The type in pyright's ``Type of "x" is "..."`` message, ``None`` for any other message."""
+    found = _REVEAL.match(message)
+    return None if found is None else found[1]
 
 
 def read_pyrefly(report: str) -> Diagnostics:
