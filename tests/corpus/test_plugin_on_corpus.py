@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from tools.checkers import run as checkers
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -36,17 +37,15 @@ the other types come back with issues 21 and 23, without the noise."""
 _ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 
 
-def run_mypy(paths: list[Path], tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """Run mypy with the plugin under the default rules (``check_untyped_defs`` on)."""
+def run_mypy(paths: list[Path], tmp_path: Path, *options: str) -> checkers.Ran:
+    """Run mypy with the plugin under the default rules (``check_untyped_defs`` on), cold."""
     config = tmp_path / "mypy.ini"
     config.write_text(
         "[mypy]\nplugins = mypy_plugin\ncheck_untyped_defs = True\n", encoding="utf-8"
     )
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental",
-         "--no-error-summary", *options, *map(str, paths)],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    return checkers.mypy(
+        "--config-file", config, "--no-incremental", "--no-error-summary", *options, *paths,
+        cwd=ROOT, report=False, env=checkers.checker_env({"PYTHONPATH": str(ROOT)}),
     )  # fmt: skip
 
 
@@ -102,4 +101,4 @@ def test_annotated_mnist_needs_no_cast(tmp_path: Path) -> None:
     assert "cast(" not in text and "type: ignore" not in text
     assert text.count("Array[") >= 10  # annotated with typing_pkg's arrays throughout
     done = run_mypy([program], tmp_path, "--strict")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (done.status, done.stdout, done.stderr) == (0, "", "")

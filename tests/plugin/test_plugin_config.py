@@ -26,6 +26,7 @@ from plugin_harness import ROOT, parse, run_mypy, write_config
 
 import mypy_plugin
 from mypy_plugin.config import ConfigError, PluginConfig, fingerprint
+from tools.checkers import run as checkers
 from typing_pkg.rules import get_rules, names, unregister
 
 PROGRAM = """\
@@ -41,12 +42,11 @@ reveal_type(a + c)
 VALID = ", ".join(names()[:7])
 
 
-def _cli(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _cli(directory: Path, *args: str) -> checkers.Ran:
     """Run the mypy command line from ``directory`` with the repository importable."""
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", *args],
-        cwd=directory, capture_output=True, text=True, check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "MYPYPATH": str(ROOT)},
+    return checkers.mypy(
+        *args, cwd=directory, report=False,
+        env=checkers.checker_env({"PYTHONPATH": str(ROOT), "MYPYPATH": str(ROOT)}),
     )  # fmt: skip
 
 
@@ -60,7 +60,7 @@ def _stops(directory: Path, file: str, *, end_to_end: bool) -> tuple[int, str, s
     """
     if end_to_end:
         done = _cli(directory, "--config-file", file, "--no-incremental", "demo.py")
-        return done.returncode, done.stdout, done.stderr
+        return done.status, done.stdout, done.stderr
     options = Options()
     options.config_file = str(directory / file)
     err = io.StringIO()
@@ -268,7 +268,7 @@ def test_pyproject_form_selects_the_rules(tmp_path: Path) -> None:
     )
     (tmp_path / "demo.py").write_text(PROGRAM)
     done = _cli(tmp_path, "--config-file", "pyproject.toml", "--no-incremental", "demo.py")
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.status == 0, done.output
     assert _revealed(done.stdout) == [
         "typing_pkg.typing.Array[typing_pkg.dtypes.float64]",
         "typing_pkg.typing.Array[typing_pkg.dtypes.int16]",
@@ -307,7 +307,7 @@ def test_cache_cold_warm_changed_and_daemon(tmp_path: Path) -> None:
     assert again == cold
 
     status = tmp_path / "dmypy.json"
-    daemon = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+    daemon = checkers.dmypy_command(status)
     flags = [
         *("--config-file", str(jax), f"--cache-dir={tmp_path / 'cache-daemon'}"),
         *("--no-error-summary", "--hide-error-context", "--no-pretty", "--show-traceback"),
@@ -321,20 +321,18 @@ def test_cache_cold_warm_changed_and_daemon(tmp_path: Path) -> None:
 
 
 def _cli_daemon(directory: Path, command: list[str]) -> str:
-    done = subprocess.run(
-        command, cwd=directory, capture_output=True, text=True, check=False, timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
-    assert done.returncode in (0, 1), done.stdout + done.stderr
+    done = checkers.timed_command(
+        command, directory, 120, checkers.checker_env({"PYTHONPATH": str(ROOT)})
+    )
+    assert done.status in (0, 1) and not done.timed_out, done.output
     return done.stdout.removeprefix("Daemon started\n")
 
 
-def _dmypy_run(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    status = directory / "dmypy.json"
-    return subprocess.run(
-        [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status), *args],
-        cwd=directory, capture_output=True, text=True, check=False, timeout=120,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(directory)])},
+def _dmypy_run(directory: Path, *args: str) -> checkers.Ran:
+    path = os.pathsep.join([str(ROOT), str(directory)])
+    return checkers.timed_command(
+        [*checkers.dmypy_command(directory / "dmypy.json"), *args], directory, 120,
+        checkers.checker_env({"PYTHONPATH": path}),
     )  # fmt: skip
 
 
@@ -349,7 +347,7 @@ def test_dmypy_run_restarts_when_the_rules_change(tmp_path: Path) -> None:
     def check(promotion: str) -> tuple[str, list[str | None]]:
         write_config(tmp_path, promotion)
         done = _dmypy_run(tmp_path, *run)
-        assert done.returncode in (0, 1) and not done.stderr, done.stdout + done.stderr
+        assert done.status in (0, 1) and not done.stderr, done.output
         restarted = "Restarting: plugins changed" if "Restarting" in done.stdout else ""
         return restarted, _revealed(done.stdout)
 
@@ -363,7 +361,7 @@ def test_dmypy_run_restarts_when_the_rules_change(tmp_path: Path) -> None:
         assert check("numpy") == ("", [f64, i16, f16])
         write_config(tmp_path, "nump")
         bad = _dmypy_run(tmp_path, *run)
-        assert (bad.returncode, bad.stdout) == (2, "")
+        assert (bad.status, bad.stdout) == (2, "")
         assert bad.stderr.startswith('mypy: error: [typing_pkg] promotion = "nump" is not a rule')
         assert len(bad.stderr.splitlines()) == 1
         assert check("numpy") == ("", [f64, i16, f16])  # the daemon lived on

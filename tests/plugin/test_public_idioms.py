@@ -11,13 +11,13 @@ after an edit, ``--no-incremental``, mypy 2's ``--num-workers`` and
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Final
 
 import pytest
 from plugin_harness import ROOT, parse, run_mypy
+
+from tools.checkers import run as checkers
 
 HERE: Final = Path(__file__).resolve().parent / "public_idioms"
 _EXPECTED: Final = re.compile(r"\S  # (?P<kind>[ER]): (?P<what>[^`]+?)\s*$")
@@ -97,13 +97,12 @@ def test_every_way_mypy_runs_gives_the_same_report(tmp_path: Path) -> None:
     config = write_config(tmp_path)
 
     def report(*flags: str, cache: str = "cache") -> list[str]:
-        done = subprocess.run(
-            [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
-             str(tmp_path / cache), "--no-error-summary", "--show-traceback", *flags,
-             *(f.name for f in files)],
-            cwd=tmp_path, capture_output=True, text=True, check=False,
+        done = checkers.mypy(
+            "--config-file", config, "--cache-dir", tmp_path / cache, "--no-error-summary",
+            "--show-traceback", *flags, *(f.name for f in files),
+            cwd=tmp_path, report=False,
         )  # fmt: skip
-        assert done.returncode in (0, 1), done.stdout + done.stderr
+        assert done.status in (0, 1), done.output
         return sorted(done.stdout.splitlines())
 
     cold = report()
