@@ -73,6 +73,38 @@ def test_mypy_reports_are_read_in_one_place() -> None:
     assert not elsewhere, f"use tools.checkers.output.read_mypy in {elsewhere}"
 
 
+RUNNER: Final = ROOT / "tools" / "checkers" / "run.py"
+_OTHER_WAYS: Final = {
+    '"-m", "mypy"': "mypy_command()",
+    '"mypy.dmypy"': "dmypy_command()",
+    'with_name("basedpyright': "basedpyright_command()",
+    'which("basedpyright': "find_basedpyright()",
+    "api.run(": "mypy_in_process()",
+}
+"""A checker started some other way than through ``tools/checkers/run.py``, and the way."""
+IN_PROCESS_ON_PURPOSE: Final = frozenset(
+    ROOT / "benchmarks" / name
+    for name in ("bench_mypy_plugin.py", "bench_mypy_corpus.py", "bench_cold_no_jax.py")
+)
+"""Benchmark children that time the ``mypy.api.run`` call alone (the interpreter's start-up
+and imports left out)."""
+
+
+def test_a_checker_is_run_one_way() -> None:
+    """Tests, tools and benchmarks run mypy and basedpyright through ``tools.checkers.run``:
+    one place for the interpreter, the report's options and the environment."""
+    elsewhere = [
+        f"{path.relative_to(ROOT).as_posix()}:{number}: use tools.checkers.run.{way}"
+        for folder in ("tools", "benchmarks", "tests")  # not examples/: users' programs
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path not in {RUNNER, Path(__file__).resolve()}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        for pattern, way in _OTHER_WAYS.items()
+        if pattern in line and not (way == "mypy_in_process()" and path in IN_PROCESS_ON_PURPOSE)
+    ]
+    assert not elsewhere, "\n".join(elsewhere)
+
+
 SEAM: Final = ROOT / "mypy_plugin" / "mypy_internals.py"
 PUBLIC_MYPY: Final = {
     "mypy.plugin": None,

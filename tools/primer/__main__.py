@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from tools.checkers.run import find_basedpyright
+from tools.checkers.run import find_basedpyright, mypy_command
 from tools.primer import report
 from tools.primer.prepare import PrepareError, export, find_mirror
 from tools.primer.projects import Project, ProjectError, load_projects
@@ -291,7 +291,7 @@ def run(argv: Sequence[str]) -> int:
         "checkers": list(checkers),
         "jobs": args.jobs,
         "typing_pkg": checkout_commit(python),
-        "mypy": version([python, "-m", "mypy"]) if "mypy" in checkers else None,
+        "mypy": version(mypy_command(python)) if "mypy" in checkers else None,
         "mypy_flags": list(args.mypy_flag),
         "basedpyright": None,
     }
