@@ -14,8 +14,13 @@ see what the quick subset leaves out), and a single test can be marked with
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import importlib.util
 import os
+import pickle
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -73,3 +78,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = item.path.relative_to(ROOT).as_posix() if item.path.is_relative_to(ROOT) else ""
         if path in SLOW_MODULES or path.endswith(".yml"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _jax_stubs_generated_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The JAX stubs of a rule set are generated once a session, not once a worker.
+
+    Generating them takes about 20 s of processor time a rule set, and each
+    ``pytest-xdist`` worker needs the same ones: the first worker to ask for a
+    rule set's stubs (over the installed JAX) generates them and stores them in
+    the session's temporary root, under a lock; the others read them.  What
+    the tests see is the generator's own answer (``_generate``'s), whichever
+    worker computed it.  A test generating over another JAX tree, or a
+    subprocess (the primer's ``typing-pkg stubs --jax``), generates as before.
+    """
+    if "typing_pkg.stubgen.jax.package" not in sys.modules:  # no collected test generates them
+        yield
+        return
+    from typing_pkg.stubgen.jax import package
+    from typing_pkg.stubgen.jax.installed import jax_dir
+
+    base = tmp_path_factory.getbasetemp()
+    store = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    generate = package._generate
+    installed = str(jax_dir())
+
+    @functools.cache
+    def shared(rules_name: str, root: str) -> tuple[dict[str, str], dict[str, str]]:
+        if root != installed:
+            return generate(rules_name, root)
+        path = store / f"jax-stubs-{rules_name}.pickle"
+        with (store / "jax-stubs.lock").open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if path.is_file():
+                made: tuple[dict[str, str], dict[str, str]] = pickle.loads(path.read_bytes())
+                return made
+            made = generate(rules_name, root)
+            path.write_bytes(pickle.dumps(made))
+            return made
+
+    package._generate = shared
+    try:
+        yield
+    finally:
+        package._generate = generate
