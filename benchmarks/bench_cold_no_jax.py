@@ -43,6 +43,7 @@ b: Array[int8]
 reveal_type(scale(a, b))
 reveal_type(a / b)
 """
+# In process on purpose (not tools.checkers.run): the child times only mypy.api.run.
 RUN: Final = """\
 import resource, sys
 from mypy import api

@@ -49,11 +49,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stubs import make_env, time_run  # noqa: E402
 
+from tools.checkers.run import basedpyright_command  # noqa: E402
 from typing_pkg.stubgen import jax as jaxstubs  # noqa: E402
 
 PACKAGES: Final = ("jax-stubs", "typing_pkg-stubs")
 VARIANTS: Final = ("plain", "stubs")
-BASEDPYRIGHT: Final = ROOT / ".venv" / "bin" / "basedpyright"
 
 DTYPES: Final = ("float32", "bfloat16", "float16", "int32", "int8", "uint8")
 CREATE: Final = (
@@ -150,7 +150,7 @@ def check_time(work: Path, files: list[str], python: Path) -> float:
     """CPU seconds of one basedpyright run on ``files`` of ``work`` with ``python``'s path."""
     config = {"include": files, "pythonVersion": "3.11", "typeCheckingMode": "standard"}
     (work / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
-    command = [str(BASEDPYRIGHT), "--pythonpath", str(python), "-p", str(work)]
+    command = [*basedpyright_command(), "--pythonpath", str(python), "-p", str(work)]
     return time_run(command, work, 1)
 
 

@@ -71,6 +71,7 @@ GOALS: Final = ("cold", "warm")
 """The scenarios the goal is about (issue 12: cold and warm cache)."""
 CONFIGURATIONS: Final = ("without", "with")
 
+# In process on purpose (not tools.checkers.run): the child times only mypy.api.run.
 _RUNNER: Final = """
 import sys, time
 from mypy import api

@@ -136,6 +136,7 @@ def _statement(rng: random.Random, rules: RuleSet, known: dict[str, str]) -> tup
             return text, result
 
 
+# In process on purpose (not tools.checkers.run): the child times only mypy.api.run.
 _RUNNER: Final = """
 import sys, time
 from mypy import api

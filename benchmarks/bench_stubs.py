@@ -33,9 +33,7 @@ from __future__ import annotations
 import argparse
 import builtins
 import json
-import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -45,6 +43,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.checkers.run import (  # noqa: E402
+    basedpyright_command,
+    checker_env,
+    mypy_command,
+    timed_command,
+)
 from typing_pkg.ops import SYMBOL  # noqa: E402
 from typing_pkg.rules import PY_SCALARS, Undefined, get_rules  # noqa: E402
 from typing_pkg.stubgen import PACKAGE, stubs_dir  # noqa: E402
@@ -145,17 +149,14 @@ def time_run(cmd: list[str], cwd: Path, repeat: int, before: object = None) -> f
     CPU time, not wall time: other work on the machine barely moves it.
     ``before`` is called before each run.
     """
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # mypy imports the plugin from the repo
+    env = checker_env({"PYTHONPATH": str(ROOT)})  # mypy imports the plugin from the repo
     best = float("inf")
     for _ in range(repeat):
         if callable(before):
             before()
-        start = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
-        end = resource.getrusage(resource.RUSAGE_CHILDREN)
-        spent = end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime
-        best = min(best, spent)
-        if "error importing plugin" in done.stdout.lower() or done.returncode > 1:
+        done = timed_command(cmd, cwd, env=env)
+        best = min(best, done.cpu_seconds)
+        if "error importing plugin" in done.stdout.lower() or done.status > 1:
             raise RuntimeError(f"{cmd[0]} failed:\n{done.stdout}{done.stderr}")
     return best
 
@@ -163,8 +164,8 @@ def time_run(cmd: list[str], cwd: Path, repeat: int, before: object = None) -> f
 def pyright(work: Path, python: Path, repeat: int) -> float:
     config = {"include": ["prog.py"], "pythonVersion": "3.11", "typeCheckingMode": "standard"}
     (work / "pyrightconfig.json").write_text(json.dumps(config))
-    exe = ROOT / ".venv" / "bin" / "basedpyright"
-    return time_run([str(exe), "--pythonpath", str(python), "-p", str(work)], work, repeat)
+    command = [*basedpyright_command(), "--pythonpath", str(python), "-p", str(work)]
+    return time_run(command, work, repeat)
 
 
 def mypy(work: Path, python: Path, repeat: int) -> float:
@@ -175,8 +176,7 @@ def mypy(work: Path, python: Path, repeat: int) -> float:
         shutil.rmtree(cache, ignore_errors=True)
 
     cmd = [
-        str(ROOT / ".venv" / "bin" / "python"), "-m", "mypy", "--config-file", "mypy.ini",
-        "--python-executable", str(python), "prog.py",
+        *mypy_command(), "--config-file", "mypy.ini", "--python-executable", str(python), "prog.py",
     ]  # fmt: skip
     return time_run(cmd, work, repeat, clear)
 

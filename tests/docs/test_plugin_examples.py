@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -24,7 +23,7 @@ import pytest
 
 from tools.checkers import run as checkers
 from tools.checkers.output import read_mypy
-from tools.checkers.run import checker_env
+from tools.checkers.run import checker_env, find_basedpyright
 from tools.checkers.seeds import plant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,8 +44,10 @@ DEMO = textwrap.dedent(
 
 def stubs_exist() -> bool:
     """Return whether the generated stubs and a pyright are there."""
-    checker = shutil.which("basedpyright", path=str(Path(sys.executable).parent))
-    return checker is not None and (ROOT / "stubs" / "typing_pkg-stubs" / "typing.pyi").is_file()
+    return (
+        find_basedpyright() is not None
+        and (ROOT / "stubs" / "typing_pkg-stubs" / "typing.pyi").is_file()
+    )
 
 
 def _block(page: str, language: str) -> str:

@@ -9,7 +9,6 @@ as pip's build isolation would install it.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import tarfile
@@ -19,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tools.checkers.output import read_mypy
+from tools.checkers import run as checkers
+from tools.checkers.output import read_mypy, revealed_by_pyright
+from tools.checkers.run import Ran, basedpyright_command, timed_command
 
 __all__ = [
     "PROGRAM",
@@ -89,13 +90,15 @@ def build_system() -> tuple[str, list[str]]:
     return backend, requires
 
 
-def mypy(cwd: Path, python: Path, *options: str) -> subprocess.CompletedProcess[str]:
+def mypy(cwd: Path, python: Path, *options: str) -> Ran:
     """Run this interpreter's mypy on ``cwd/prog.py`` against the environment of ``python``."""
-    return run(
-        sys.executable, "-m", "mypy", "prog.py", "--python-executable", python,
-        "--no-incremental", "--cache-dir", cwd / ".mypy_cache", "--show-traceback", *options,
-        cwd=cwd,
+    done = checkers.mypy(
+        "prog.py", "--python-executable", python, "--no-incremental",
+        "--cache-dir", cwd / ".mypy_cache", *options,
+        cwd=cwd, timeout=600,
     )  # fmt: skip
+    assert done.status == 0, f"exit {done.status}\n{done.stdout}\n{done.stderr}"
+    return done
 
 
 def mypy_revealed(output: str) -> list[str]:
@@ -105,21 +108,16 @@ def mypy_revealed(output: str) -> list[str]:
 
 def basedpyright(cwd: Path, *options: str) -> tuple[list[str], list[str]]:
     """Run basedpyright on ``cwd/prog.py``; return what it revealed and its errors."""
-    exe = Path(sys.executable).with_name("basedpyright")
-    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
-    done = subprocess.run(
-        [*command, "--outputjson", *options, "prog.py"],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    done = timed_command(
+        [*basedpyright_command(), "--outputjson", *options, "prog.py"], cwd, timeout=600
     )
+    assert not done.timed_out, f"basedpyright ran past 600 s\n{done.stderr}"
     assert done.stdout.strip().startswith("{"), done.stderr
     revealed: list[str] = []
     errors: list[str] = []
     for diag in json.loads(done.stdout)["generalDiagnostics"]:
-        if match := re.match(r'Type of ".*" is "(.*)"$', diag["message"]):
-            revealed.append(match[1])
+        if (shown := revealed_by_pyright(diag["message"])) is not None:
+            revealed.append(shown)
         elif diag["severity"] == "error":
             errors.append(f"{diag.get('rule', '')}: {diag['message']}")
     return revealed, errors

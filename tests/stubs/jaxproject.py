@@ -10,20 +10,11 @@ the editor's ``python.pythonPath`` setting does for the language server.
 from __future__ import annotations
 
 import json
-import shutil
-import sys
 from pathlib import Path
 
 from typing_pkg.stubgen import jax as jaxstubs
 
-__all__ = ["venv_tool", "write_project"]
-
-
-def venv_tool(name: str) -> str:
-    """The command ``name`` installed beside this Python (else on ``PATH``): basedpyright's."""
-    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
-    assert found is not None, f"{name} is missing: the test extra installs it (.ci/run does)"
-    return found
+__all__ = ["write_project"]
 
 
 def write_project(directory: Path, program: str, rules: str = "jax") -> Path:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools.checkers.output import Diagnostics, read_basedpyright
+from tools.checkers.run import basedpyright_command
 from tools.conformance.truthfile import Cell
 from typing_pkg.ops import INPLACE, SYMBOL, UNARY
 from typing_pkg.rules import PY_SCALARS
@@ -27,7 +28,6 @@ __all__ = [
     "ROOT",
     "Diagnostics",
     "Program",
-    "basedpyright",
     "conformance_program",
     "install",
     "operand",
@@ -104,12 +104,6 @@ def conformance_program(cells: Sequence[Cell], *, declared: bool = False) -> Pro
     return Program("\n".join(lines) + "\n", at)
 
 
-def basedpyright() -> list[str]:
-    """Return the command that runs basedpyright (installed beside this Python)."""
-    exe = Path(sys.executable).with_name("basedpyright")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "basedpyright"]
-
-
 def start_pyright(
     directory: Path, source: str, stubs: Path = ROOT / "stubs"
 ) -> subprocess.Popen[str]:
@@ -128,7 +122,7 @@ def start_pyright(
     }
     (directory / "pyrightconfig.json").write_text(json.dumps(config))
     return subprocess.Popen(
-        [*basedpyright(), "--outputjson", "-p", str(directory)],
+        [*basedpyright_command(), "--outputjson", "-p", str(directory)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -60,11 +60,11 @@ from pathlib import Path
 
 import pytest
 from tools.checkers.output import read_pyrefly
+from tools.checkers.run import basedpyright_command, checker_env, timed_command
 from stubprogram import (
     ROOT,
     Diagnostics,
     Program,
-    basedpyright,
     conformance_program,
     install,
     read_pyright,
@@ -311,14 +311,18 @@ def test_pyrefly_agrees_with_jax(pyrefly_seen: list[Seen]) -> None:
 def test_public_api_is_completely_typed(tmp_path: Path) -> None:
     """``basedpyright --verifytypes``, the package installed with its stub package."""
     bin_dir = install(tmp_path / "env", stubs=stubgen.stubs_dir() / stubgen.PACKAGE)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    env = checker_env({"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
     work = tmp_path / "work"
     work.mkdir()
-    done = subprocess.run(
-        [*basedpyright(), "--verifytypes", "typing_pkg", "--ignoreexternal", "--outputjson"],
-        capture_output=True,
-        text=True,
-        cwd=work,
+    done = timed_command(
+        [
+            *basedpyright_command(),
+            "--verifytypes",
+            "typing_pkg",
+            "--ignoreexternal",
+            "--outputjson",
+        ],
+        work,
         env=env,
     )
     report = json.loads(done.stdout)["typeCompleteness"]

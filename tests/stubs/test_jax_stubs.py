@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from jaxproject import venv_tool, write_project
+from jaxproject import write_project
 
-from tools.checkers.output import read_basedpyright
-
+from tools.checkers.run import basedpyright
 from typing_pkg.stubgen import jax as jaxstubs
 
 PROGRAM = """\
@@ -55,14 +52,7 @@ def _reveal(
     tmp_path: Path, rules: str = "jax", program: str = PROGRAM
 ) -> tuple[list[str], list[str]]:
     write_project(tmp_path, program, rules)
-    done = subprocess.run(
-        [venv_tool("basedpyright"), "--pythonpath", sys.executable, "--outputjson"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return read_basedpyright(done.stdout).in_order()
+    return basedpyright(cwd=tmp_path).diagnostics().in_order()
 
 
 def test_results_carry_their_dtype(tmp_path: Path) -> None:

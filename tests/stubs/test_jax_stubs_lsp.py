@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from jaxproject import venv_tool, write_project
+from jaxproject import write_project
 from lsp_client import Json, LanguageServer
 
+from tools.checkers.run import basedpyright_command
 from typing_pkg.stubgen import jax as jaxstubs
 
 PROGRAM = """\
@@ -94,7 +95,7 @@ def _at(text: str, offset: int) -> tuple[int, int]:
 def editor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Editor]:
     root = tmp_path_factory.mktemp("editor")
     path = write_project(root, PROGRAM)
-    command = [venv_tool("basedpyright-langserver"), "--stdio"]
+    command = [*basedpyright_command(name="basedpyright-langserver"), "--stdio"]
     settings: dict[str, Json] = {"python": {"pythonPath": sys.executable}}
     with LanguageServer(command, root, settings) as server:
         uri = server.open(path, PROGRAM)

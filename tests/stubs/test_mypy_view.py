@@ -11,13 +11,12 @@ line, and mypy must have read the stubs.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from stubprogram import ROOT, install
 
+from tools.checkers import run as checkers
 from typing_pkg import stubgen
 
 PROGRAM = """\
@@ -53,12 +52,8 @@ def f(x: Array[float32], i: Array[int8], n: npt.NDArray[np.float32], c: Array[fl
 def _mypy(cwd: Path, program: Path, *options: str) -> list[str]:
     config = program.with_name("mypy.ini")  # beside the program: never in the checkout
     config.write_text("[mypy]\nplugins = mypy_plugin\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", str(program), "--config-file", str(config),
-         "--no-incremental", "--show-error-codes", "--no-error-summary", *options],
-        cwd=cwd, capture_output=True, text=True,
-    )  # fmt: skip
-    assert done.returncode in (0, 1), done.stdout + done.stderr
+    done = checkers.mypy(program, "--config-file", config, "--no-incremental", *options, cwd=cwd)
+    assert done.status in (0, 1), done.output
     report = [line.split(":", 1)[1] for line in done.stdout.splitlines() if ":" in line]
     if "-v" in options:
         assert f"{stubgen.PACKAGE}/promotion.pyi" in done.stderr  # mypy read the stubs

@@ -9,14 +9,11 @@ installs are visible to both checkers, is tested in ``tests/packaging/``.
 
 from __future__ import annotations
 
-from tools.checkers.output import read_mypy
-
-import subprocess
-import sys
 from pathlib import Path
 
 from stubprogram import install
 
+from tools.checkers import run as checkers
 from typing_pkg import stubgen
 
 PROGRAM = """\
@@ -32,14 +29,13 @@ def test_mypy_reads_the_plain_signatures(tmp_path: Path) -> None:
     python = install(tmp_path / "env", stubs=stubgen.stubs_dir() / stubgen.PACKAGE) / "python"
     (tmp_path / "prog.py").write_text(PROGRAM)
     # Run where the repository is not on mypy's path: the installed package is read.
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "prog.py", "--python-executable", str(python),
-         "--no-incremental", "--config-file", "", "--show-traceback", "-v"],
-        cwd=tmp_path, capture_output=True, text=True,
+    done = checkers.mypy(
+        "prog.py", "--python-executable", python, "--no-incremental", "--config-file", "", "-v",
+        cwd=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.status == 0, done.output
     assert f"{stubgen.PACKAGE}/typing.pyi" in done.stderr  # mypy read the stub package
-    revealed = [f'"{m.revealed}"' for m in read_mypy(done.stdout) if m.revealed is not None]
+    revealed = [f'"{m}"' for m in done.revealed()]
     assert revealed == [
         '"typing_pkg.typing.Array[Any]"',
         '"typing_pkg.typing.Array[Any]"',

@@ -25,8 +25,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from stubprogram import basedpyright, install, read_pyright
+from stubprogram import install
 
+from tools.checkers.run import basedpyright_command, timed_command
 from typing_pkg import stubgen
 
 PYPROJECT = """\
@@ -116,11 +117,11 @@ def _check(project: Path, python: Path) -> dict[int, str]:
 
     A revealed type, or ``error`` for a line with an error.
     """
-    process = subprocess.Popen(
-        [*basedpyright(), "--outputjson", "--pythonpath", str(python)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=project,
-    )  # fmt: skip
-    said = read_pyright(process)
+    done = timed_command(
+        [*basedpyright_command(), "--outputjson", "--pythonpath", str(python)], project, 600
+    )
+    assert not done.timed_out and done.stdout.strip().startswith("{"), done.stderr
+    said = done.diagnostics()
     found = {line: "error" for line in said.errors}
     return {**said.revealed, **found}
 

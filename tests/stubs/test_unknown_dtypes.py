@@ -17,8 +17,6 @@ function must get ``Array[Any]`` there, see the stubs' documentation).
 
 from __future__ import annotations
 
-from tools.checkers.output import read_mypy
-
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -26,6 +24,7 @@ from typing import NamedTuple
 import pytest
 from stubprogram import read_pyright, start_pyright
 
+from tools.checkers.run import mypy_in_process
 from typing_pkg.ops import BINARY, COMPARISON, INPLACE, SYMBOL, UNARY
 
 UNKNOWN = {
@@ -78,23 +77,15 @@ def _pyright(tmp: Path, source: str) -> tuple[dict[int, str], dict[int, list[str
 
 
 def _mypy(tmp: Path, source: str) -> dict[int, str]:
-    from mypy import api
-
     (tmp / "prog.py").write_text(source)
     (tmp / "mypy.ini").write_text("[mypy]\nplugins = mypy_plugin\n")
-    out, err, _ = api.run(
-        [
-            "--config-file",
-            str(tmp / "mypy.ini"),
-            "--cache-dir",
-            str(tmp / "cache"),
-            str(tmp / "prog.py"),
-        ]
+    done = mypy_in_process(
+        "--config-file", tmp / "mypy.ini", "--cache-dir", tmp / "cache", tmp / "prog.py"
     )
-    assert not err, err
+    assert not done.stderr, done.stderr
     return {
         m.line: m.revealed
-        for m in read_mypy(out)
+        for m in done.messages()
         if m.revealed is not None and m.file.endswith("prog.py")
     }
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -36,6 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tools.checkers import run as checkers
+from tools.checkers.run import basedpyright_command, timed_command
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -95,22 +97,16 @@ EXPECTED = _expectations()
 PASS_FILES = [p for suite in SUITES for p in suite.pass_files]
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-
-
 def _mypy(suite: Suite) -> dict[Location, set[str]]:
     """Run mypy once over a suite's directories; return the error codes per location."""
-    done = _run(
-        [
-            sys.executable, "-m", "mypy", "--strict", *suite.mypy_options, "--python-version=3.11",
-            f"--cache-dir={ROOT / '.mypy_cache' / f'typing-tests-{suite.name}'}",
-            "--hide-error-context", "--no-error-summary", "--no-pretty", "--show-error-codes",
-            str(suite.root / "pass"), str(suite.root / "fail"),
-        ]
+    done = checkers.mypy(
+        "--strict", *suite.mypy_options, "--python-version=3.11",
+        f"--cache-dir={ROOT / '.mypy_cache' / f'typing-tests-{suite.name}'}",
+        str(suite.root / "pass"), str(suite.root / "fail"),
+        cwd=ROOT,
     )  # fmt: skip
-    if done.returncode not in (0, 1) or done.stderr.strip():
-        pytest.fail(f"mypy did not run cleanly ({done.returncode}):\n{done.stderr}{done.stdout}")
+    if done.status not in (0, 1) or done.stderr.strip():
+        pytest.fail(f"mypy did not run cleanly ({done.status}):\n{done.stderr}{done.stdout}")
     errors: dict[Location, set[str]] = defaultdict(set)
     for line in done.stdout.splitlines():
         match = _MYPY_LINE.match(line)
@@ -137,20 +133,17 @@ def _python_without_stubs(where: Path) -> Path:
 
 def _pyright(suite: Suite, python: Path) -> dict[Location, set[str]]:
     """Run basedpyright once over a suite's directories; return the rules per location."""
-    exe = shutil.which("basedpyright", path=str(Path(sys.executable).parent)) or shutil.which(
-        "basedpyright"
-    )
-    assert exe is not None, "basedpyright is not installed: pip install -e '.[test]'"
-    done = _run(
+    done = timed_command(
         [
-            exe, "--project", str(suite.root / "pyrightconfig.json"),
+            *basedpyright_command(), "--project", str(suite.root / "pyrightconfig.json"),
             "--pythonpath", str(python), "--outputjson",
-        ]
+        ],
+        ROOT,
     )  # fmt: skip
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:
-        pytest.fail(f"basedpyright did not run ({done.returncode}):\n{done.stderr}{done.stdout}")
+        pytest.fail(f"basedpyright did not run ({done.status}):\n{done.stderr}{done.stdout}")
     errors: dict[Location, set[str]] = defaultdict(set)
     for diagnostic in report["generalDiagnostics"]:
         if diagnostic["severity"] == "error":

@@ -34,7 +34,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from tools.checkers.output import read_basedpyright, read_pyrefly
+from tools.checkers.output import read_pyrefly
+from tools.checkers.run import basedpyright_command, timed_command
 from tools.conformance.function_compare import (
     CheckerException,
     Said,
@@ -155,6 +156,7 @@ def prepare(directory: Path, rules: str, cells: Sequence[Cell] | None = None) ->
 
 
 def _tool(name: str) -> str:
+    """pyrefly or ty, installed beside this Python."""
     return str(Path(sys.executable).with_name(name))
 
 
@@ -169,25 +171,21 @@ def _said(revealed: dict[int, str], errors: dict[int, list[str]]) -> dict[int, S
 
 
 def _basedpyright(run: Run) -> dict[int, Said]:
-    done = subprocess.run(
-        [_tool("basedpyright"), "--outputjson", "--pythonpath", str(run.python)],
-        capture_output=True,
-        text=True,
-        cwd=run.directory,
-        check=False,
+    done = timed_command(
+        [*basedpyright_command(), "--outputjson", "--pythonpath", str(run.python)], run.directory
     )
     try:
-        found = read_basedpyright(done.stdout)
+        found = done.diagnostics()
     except ValueError:
         raise RuntimeError(done.stderr or done.stdout) from None
     return _said(found.revealed, found.errors)
 
 
 def _pyrefly(run: Run) -> dict[int, Said]:
-    done = subprocess.run(
+    done = timed_command(
         [_tool("pyrefly"), "check", "--output-format", "json",
          "--python-interpreter-path", str(run.python), "prog.py"],
-        capture_output=True, text=True, cwd=run.directory, check=False,
+        run.directory,
     )  # fmt: skip
     try:
         found = read_pyrefly(done.stdout)
@@ -202,10 +200,10 @@ _TY_LINE: Final = re.compile(
 
 
 def _ty(run: Run) -> dict[int, Said]:
-    done = subprocess.run(
+    done = timed_command(
         [_tool("ty"), "check", "--output-format", "concise", "--python", str(run.python),
          "--exit-zero", "prog.py"],
-        capture_output=True, text=True, cwd=run.directory, check=False,
+        run.directory,
     )  # fmt: skip
     revealed: dict[int, str] = {}
     errors: dict[int, list[str]] = {}
