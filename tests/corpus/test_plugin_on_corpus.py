@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from tools.checkers import run as checkers
+from tools.checkers.output import read_mypy
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -34,7 +34,6 @@ false errors): ``jnp.uint32(c)`` is ``Any`` to mypy, and so is an operator with 
 (mypy answers ``Any`` before asking a plugin), quantized_inference's hash and
 mixed_precision_attention's ``loss_scale`` are unknown now.  Pytrees, NumPy scalars and
 the other types come back with issues 21 and 23, without the noise."""
-_ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 
 
 def run_mypy(paths: list[Path], tmp_path: Path, *options: str) -> checkers.Ran:
@@ -51,12 +50,11 @@ def run_mypy(paths: list[Path], tmp_path: Path, *options: str) -> checkers.Ran:
 
 def errors_of(output: str) -> list[tuple[str, int, str]]:
     """Return mypy's errors as (file name, line, code)."""
-    found = []
-    for line in output.splitlines():
-        match = _ERROR.match(line)
-        if match is not None:
-            found.append((Path(match["path"]).name, int(match["line"]), match["code"]))
-    return found
+    return [
+        (Path(m.file).name, m.line, m.code or "")
+        for m in read_mypy(output)
+        if m.severity == "error"
+    ]
 
 
 def test_realistic_corpus_coverage_without_noise(tmp_path: Path) -> None:

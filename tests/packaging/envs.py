@@ -20,7 +20,7 @@ import pytest
 
 from tools.checkers import run as checkers
 from tools.checkers.output import read_mypy, revealed_by_pyright
-from tools.checkers.run import Ran, basedpyright_command, timed_command
+from tools.checkers.run import Ran
 
 __all__ = [
     "PROGRAM",
@@ -108,10 +108,7 @@ def mypy_revealed(output: str) -> list[str]:
 
 def basedpyright(cwd: Path, *options: str) -> tuple[list[str], list[str]]:
     """Run basedpyright on ``cwd/prog.py``; return what it revealed and its errors."""
-    done = timed_command(
-        [*basedpyright_command(), "--outputjson", *options, "prog.py"], cwd, timeout=600
-    )
-    assert not done.timed_out, f"basedpyright ran past 600 s\n{done.stderr}"
+    done = checkers.basedpyright(*options, "prog.py", cwd=cwd, python=None, timeout=600)
     assert done.stdout.strip().startswith("{"), done.stderr
     revealed: list[str] = []
     errors: list[str] = []

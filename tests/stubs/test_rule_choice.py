@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from stubprogram import install
 
-from tools.checkers.run import basedpyright_command, timed_command
+from tools.checkers import run as checkers
 from typing_pkg import stubgen
 
 PYPROJECT = """\
@@ -117,10 +117,8 @@ def _check(project: Path, python: Path) -> dict[int, str]:
 
     A revealed type, or ``error`` for a line with an error.
     """
-    done = timed_command(
-        [*basedpyright_command(), "--outputjson", "--pythonpath", str(python)], project, 600
-    )
-    assert not done.timed_out and done.stdout.strip().startswith("{"), done.stderr
+    done = checkers.basedpyright(cwd=project, python=python, timeout=600)
+    assert done.stdout.strip().startswith("{"), done.stderr
     said = done.diagnostics()
     found = {line: "error" for line in said.errors}
     return {**said.revealed, **found}

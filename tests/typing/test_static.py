@@ -37,14 +37,10 @@ from pathlib import Path
 import pytest
 
 from tools.checkers import run as checkers
-from tools.checkers.run import basedpyright_command, timed_command
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 _MARK = re.compile(r"#\s*E:\s*(?P<codes>[\w\- ]+?)\s*$")
-_MYPY_LINE = re.compile(
-    r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
-)
 
 Location = tuple[str, int]  # (path relative to this directory, 1-based line)
 
@@ -108,12 +104,11 @@ def _mypy(suite: Suite) -> dict[Location, set[str]]:
     if done.status not in (0, 1) or done.stderr.strip():
         pytest.fail(f"mypy did not run cleanly ({done.status}):\n{done.stderr}{done.stdout}")
     errors: dict[Location, set[str]] = defaultdict(set)
-    for line in done.stdout.splitlines():
-        match = _MYPY_LINE.match(line)
-        if match is not None:
-            errors[(_relative(match["path"]), int(match["line"]))].add(match["code"] or "")
-        elif ": error:" in line:
-            pytest.fail(f"unparsed mypy error line: {line}")
+    read = [m for m in done.messages() if m.severity == "error"]
+    for message in read:
+        errors[(_relative(message.file), message.line)].add(message.code or "")
+    shown = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(shown) == len(read), f"unparsed mypy error lines in {shown}"
     return errors
 
 
@@ -133,13 +128,9 @@ def _python_without_stubs(where: Path) -> Path:
 
 def _pyright(suite: Suite, python: Path) -> dict[Location, set[str]]:
     """Run basedpyright once over a suite's directories; return the rules per location."""
-    done = timed_command(
-        [
-            *basedpyright_command(), "--project", str(suite.root / "pyrightconfig.json"),
-            "--pythonpath", str(python), "--outputjson",
-        ],
-        ROOT,
-    )  # fmt: skip
+    done = checkers.basedpyright(
+        "--project", suite.root / "pyrightconfig.json", cwd=ROOT, python=python
+    )
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:

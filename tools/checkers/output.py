@@ -92,6 +92,8 @@ class MypyMessage:
     severity: str
     message: str
     code: str | None
+    text: str = ""
+    """The whole line as mypy printed it."""
 
     @property
     def revealed(self) -> str | None:
@@ -117,7 +119,7 @@ def read_mypy(output: str) -> list[MypyMessage]:
                 MypyMessage(
                     match["file"], int(match["line"]),
                     None if match["column"] is None else int(match["column"]),
-                    match["severity"], match["message"], match["code"],
+                    match["severity"], match["message"], match["code"], text,
                 )
             )  # fmt: skip
     return found

@@ -34,6 +34,7 @@ __all__ = [
     "mypy",
     "mypy_command",
     "mypy_in_process",
+    "run_command",
     "timed_command",
 ]
 
@@ -188,9 +189,10 @@ def timed_command(
     )
 
 
-def _completed(
+def run_command(
     command: Sequence[str], cwd: Path, timeout: float, env: Mapping[str, str] | None
 ) -> Ran:
+    """:func:`timed_command`, TimeoutError past ``timeout`` seconds."""
     ran = timed_command(command, cwd, timeout, env)
     if ran.timed_out:
         raise TimeoutError(f"{' '.join(command)} ran past {timeout:g} s")
@@ -208,7 +210,7 @@ def mypy(
     """``python -m mypy ARGUMENTS`` in ``cwd`` (with :data:`MYPY_REPORT` unless ``report`` is
     false: a test of mypy's own report); TimeoutError past ``timeout`` seconds."""
     command = [*mypy_command(python), *map(str, arguments), *(MYPY_REPORT if report else ())]
-    return _completed(command, cwd, timeout, env)
+    return run_command(command, cwd, timeout, env)
 
 
 def mypy_in_process(*arguments: str | Path, report: bool = True) -> Ran:
@@ -234,18 +236,18 @@ def mypy_in_process(*arguments: str | Path, report: bool = True) -> Ran:
 def basedpyright(
     *arguments: str | Path,
     cwd: Path,
-    python: str | Path = sys.executable,
+    python: str | Path | None = sys.executable,
     timeout: float = 1800.0,
     env: Mapping[str, str] | None = None,
 ) -> Ran:
-    """basedpyright ``ARGUMENTS --pythonpath PYTHON --outputjson`` in ``cwd`` (the
-    environment ``python``'s packages and the report :meth:`Ran.diagnostics` reads);
-    TimeoutError past ``timeout`` seconds."""
+    """basedpyright (installed beside this interpreter) ``ARGUMENTS --outputjson`` in ``cwd``,
+    with ``--pythonpath PYTHON``: the environment whose packages it reads (``None``: the
+    configuration's ``venv``, or the ``PATH``'s interpreter).  The report is what
+    :meth:`Ran.diagnostics` reads; TimeoutError past ``timeout`` seconds."""
     command = [
-        *basedpyright_command(python),
+        *basedpyright_command(),
         *map(str, arguments),
-        "--pythonpath",
-        str(python),
+        *(("--pythonpath", str(python)) if python is not None else ()),
         "--outputjson",
     ]
-    return _completed(command, cwd, timeout, env)
+    return run_command(command, cwd, timeout, env)

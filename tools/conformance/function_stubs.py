@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from tools.checkers.output import read_pyrefly
-from tools.checkers.run import basedpyright_command, timed_command
+from tools.checkers.run import basedpyright, timed_command
 from tools.conformance.function_compare import (
     CheckerException,
     Said,
@@ -171,9 +171,7 @@ def _said(revealed: dict[int, str], errors: dict[int, list[str]]) -> dict[int, S
 
 
 def _basedpyright(run: Run) -> dict[int, Said]:
-    done = timed_command(
-        [*basedpyright_command(), "--outputjson", "--pythonpath", str(run.python)], run.directory
-    )
+    done = basedpyright(cwd=run.directory, python=run.python)
     try:
         found = done.diagnostics()
     except ValueError:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from tools.checkers.output import read_mypy
 from tools.checkers.run import dmypy_command, mypy_command, timed_command
 
 __all__ = [
@@ -48,10 +49,6 @@ __all__ = [
 TRACEBACK_LINES: Final = 8
 """How many of a crash's last traceback lines are kept."""
 
-_MYPY_LINE: Final = re.compile(
-    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<severity>error|note|warning): "
-    r"(?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
-)
 _INTERNAL: Final = re.compile(r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:\d+:)? error: INTERNAL ERROR")
 
 
@@ -174,21 +171,20 @@ def parse_mypy(output: str) -> tuple[list[Diagnostic], list[Diagnostic]]:
     """Return the errors and the notes of mypy's output (an INTERNAL ERROR's line aside)."""
     errors: list[Diagnostic] = []
     notes: list[Diagnostic] = []
-    for raw in output.splitlines():
-        match = _MYPY_LINE.match(raw)
-        if match is None or _INTERNAL.match(raw):
+    for said in read_mypy(output):
+        if said.severity == "error" and said.message.startswith("INTERNAL ERROR"):
             continue
         diagnostic = Diagnostic(
-            file=match["file"],
-            line=int(match["line"]),
-            code=match["code"] or ("note" if match["severity"] == "note" else "misc"),
-            message=match["message"],
-            text=raw,
-            column=int(match["col"] or 0),
+            file=said.file,
+            line=said.line,
+            code=said.code or ("note" if said.severity == "note" else "misc"),
+            message=said.message,
+            text=said.text,
+            column=said.column or 0,
         )
-        if match["severity"] == "error":
+        if said.severity == "error":
             errors.append(diagnostic)
-        elif match["severity"] == "note":
+        elif said.severity == "note":
             notes.append(diagnostic)
     return errors, notes
 
