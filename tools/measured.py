@@ -71,17 +71,26 @@ def problems(entries: Mapping[str, Entry]) -> list[str]:
 
 
 def commit() -> str | None:
-    """The short hash of the checkout's ``HEAD``, or ``None`` outside a git checkout."""
+    """The short hash of the checkout's ``HEAD``, or ``None`` outside a git checkout.
+
+    ``+dirty`` follows it when a tracked file other than the measurement file
+    differs from ``HEAD``: what was measured is then no commit.
+    """
+    head = _git("rev-parse", "--short", "HEAD")
+    if not head:
+        return None
+    exclude = f":(exclude){MEASURED.relative_to(ROOT).as_posix()}"
+    changed = _git("status", "--porcelain", "--untracked-files=no", "--", ".", exclude)
+    return head + ("+dirty" if changed else "")
+
+
+def _git(*arguments: str) -> str | None:
+    """What a git command prints, stripped (``None`` when it fails or git is missing)."""
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT, capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        done = subprocess.run(["git", *arguments], cwd=ROOT, capture_output=True, text=True)
     except OSError:
         return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.strip() or None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
 def record(

@@ -124,3 +124,22 @@ def test_the_command_is_the_docs_command() -> None:
     assert command == ".venv/bin/python benchmarks/bench_stubs.py --floor --ops 1000"
     module = measured.command_line(["-m", "tools.conformance.function_stubs"], ["--rules", "jax"])
     assert module == ".venv/bin/python -m tools.conformance.function_stubs --rules jax"
+
+
+def test_the_tool_writes_the_keys_the_docs_show() -> None:
+    """``function_stubs --record`` names its counts as the pyright page's roles do."""
+    from collections import Counter
+
+    from tools.conformance.function_compare import Verdict
+    from tools.conformance.function_stubs import FAILING, figures
+
+    verdict = Verdict(frozenset(FAILING), counts=Counter({"exact": 3, "not expressed": 2}))
+    verdict.unexpressed.update({"refusal": 1, "function: several arrays": 1})
+    found = figures("jax", "basedpyright", 5, verdict)
+    assert found["function_stubs.jax.cells"] == "5"
+    assert found["function_stubs.jax.reason.function_several_arrays"] == "1"
+    assert found["function_stubs.jax.wrong_missed_false"] == "0"
+    used = _used()
+    shown = [k for k in used if k.startswith("function_stubs.jax.")]
+    assert shown and all(k in found for k in shown), [k for k in shown if k not in found]
+    assert "function_stubs.pyrefly.jax.exact" in figures("jax", "pyrefly", 5, verdict)
