@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_cold_no_jax.py [--repeat 5]
+    python benchmarks/bench_cold_no_jax.py [--repeat 5] [--record]
 
 The program annotates ``Array[float32]`` and ``Array[int8]`` (``typing_pkg``)
 and imports neither JAX nor a library that does.  Each repetition checks it
@@ -15,7 +15,8 @@ Goal (issue 20, item 5, not met yet: ``docs/performance.rst``): the plugin
 loads JAX's modules only for a program that imports JAX: with the plugin, no
 JAX module is analysed, and the median ratio stays at most 1.5 (the plugin's
 own modules, NumPy's stubs for ``typing_pkg.typing``).  The exit status is 1
-when either is missed.
+when either is missed.  ``--record`` writes the module counts and the median
+ratio the docs show (``docs/performance.rst``) into ``docs/measured.json``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ from pathlib import Path
 from typing import Final
 
 ROOT: Final = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tools import measured  # noqa: E402
+
 PROGRAM: Final = """\
 from typing_pkg import Array, float32, int8
 
@@ -93,6 +98,7 @@ def _cached_modules(cache: Path) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
@@ -113,6 +119,14 @@ def main() -> int:
     median = statistics.median(ratios)
     print(f"ratio (plugin / alone), per repetition: {', '.join(f'{r:.2f}' for r in ratios)}")
     print(f"median ratio {median:.2f} (goal: at most {GOAL}, no JAX module)")
+    if args.record:
+        figures = {
+            "bench_cold_no_jax.jax_modules": f"{modules[True][1]}",
+            "bench_cold_no_jax.modules_with": f"{modules[True][0]}",
+            "bench_cold_no_jax.modules_without": f"{modules[False][0]}",
+            "bench_cold_no_jax.ratio": f"{median:.1f}×",
+        }
+        measured.record_all(figures, measured.script_command(__file__))
     return 0 if median <= GOAL and modules[True][1] == 0 else 1
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_import.py [--runs 15]
+    python benchmarks/bench_import.py [--runs 15] [--record]
 
 Each measurement is a fresh interpreter (``python -c ...``, wall time of the
 whole process, best of ``--runs``): ``pass`` (the interpreter alone),
@@ -11,7 +11,8 @@ loads) and ``import numpy``.  Prints each time, the ratios to the bare
 interpreter and to NumPy, and which heavy modules (``numpy``, ``ml_dtypes``,
 ``jax``, ``jaxlib``, ``torch``, ``tensorflow``, ``mypy``) are in
 ``sys.modules`` after ``import typing_pkg``: there should be none.  The
-exit status is 1 when one is.
+exit status is 1 when one is.  ``--record`` writes the ratios the docs show
+(``docs/performance.rst``) into ``docs/measured.json``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tools import measured  # noqa: E402
+
 HEAVY = ("numpy", "ml_dtypes", "jax", "jaxlib", "torch", "tensorflow", "mypy")
 CASES = {
     "python -c pass": "pass",
@@ -64,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the measurements, print them and return 1 if a heavy module was imported."""
     parser = argparse.ArgumentParser(description="import cost of typing_pkg")
     parser.add_argument("--runs", type=int, default=15, help="fresh processes per case (best kept)")
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
     times = {label: best_time(code, args.runs) for label, code in CASES.items()}
     bare, numpy = times["python -c pass"], times["import numpy"]
@@ -76,6 +82,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     heavy = heavy_modules()
     print(f"heavy modules after 'import typing_pkg': {', '.join(heavy) if heavy else 'none'}")
+    if args.record:
+        ours, cli = times["import typing_pkg"], times["import typing_pkg.cli"]
+        extra = (ours - bare) * 1e3
+        figures = {
+            "bench_import.vs_bare": f"≈ {ours / bare:.1f}× (about {extra:.0f} ms more)",
+            "bench_import.vs_numpy": f"{ours / numpy:.2f}×",
+            "bench_import.cli_vs_numpy": f"≈ {cli / numpy:.2f}×",
+        }
+        measured.record_all(figures, measured.script_command(__file__, argv))
     return 1 if heavy else 0
 
 

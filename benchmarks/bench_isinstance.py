@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_isinstance.py [--number 200000] [--repeat 15]
+    python benchmarks/bench_isinstance.py [--number 200000] [--repeat 15] [--record]
 
 Times each check on the same float32 NumPy array in one run, after a warm-up
 call (the first check of a type fills the caches), as the best of
@@ -14,7 +14,8 @@ within 1.5x, ``Array[float32]`` within 3x.  For context it also times a plain
 alone would give), a metaclass ``__instancecheck__`` that only returns True
 (the floor of any check written in Python: the interpreter's call of a Python
 function), and the negative cases (a Python
-float, a NumPy scalar), which take the slow path.
+float, a NumPy scalar), which take the slow path.  ``--record`` writes the
+figures the docs show (``docs/performance.rst``) into ``docs/measured.json``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # benchmark the checkout, installed or not
 
+from tools import measured  # noqa: E402
 
 # A plain ABC (no abstract methods) with ndarray registered.
 _RegisteredABC = abc.ABCMeta("_RegisteredABC", (), {})
@@ -50,8 +53,6 @@ class _Trivial(metaclass=_TrivialMeta):
 
 def setup() -> dict[str, Any]:
     """Return the names the timed statements use, checking that the checks answer right."""
-    if str(ROOT) not in sys.path:  # benchmark the checkout, installed or not
-        sys.path.insert(0, str(ROOT))
     from typing_pkg import Array, float32, floating, int8
 
     x = np.zeros(3, np.float32)
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--number", type=int, default=200_000, help="calls per round")
     parser.add_argument("--repeat", type=int, default=15, help="rounds; the best counts")
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
     best = measure(args.number, args.repeat)
     base = best[BASELINE]
@@ -114,7 +116,34 @@ def main(argv: list[str] | None = None) -> int:
         met = goal is not None and seconds / base <= goal
         verdict = "" if goal is None else f"<= {goal}x " + ("ok" if met else "MISSED")
         print(f"{name:<{width}}  {seconds * 1e9:8.1f}  {seconds / base:5.2f}x  {verdict}")
+    if args.record:
+        measured.record_all(figures(best), measured.script_command(__file__, argv))
     return 0
+
+
+def figures(best: dict[str, float]) -> dict[str, str]:
+    """The figures the docs show: ratios to the baseline, and times rounded to 10 ns."""
+    base = best[BASELINE]
+
+    def ratio(*names: str) -> str:
+        worst = max(names, key=best.__getitem__)  # a row of several checks shows the slowest
+        return f"{best[worst] / base:.1f}×"
+
+    def with_time(*names: str) -> str:
+        return f"{ratio(*names)} (≈ {round(max(best[n] for n in names) * 1e9, -1):.0f} ns)"
+
+    return {
+        "bench_isinstance.baseline": f"{base * 1e9:.0f} ns",
+        "bench_isinstance.array": with_time("isinstance(x, Array)"),
+        "bench_isinstance.array_dtype": with_time(
+            "isinstance(x, Array[float32])",
+            "isinstance(x, Array[floating])",
+            "isinstance(x, Array[int8])  (False)",
+        ),
+        "bench_isinstance.negative": ratio("negative: isinstance(1.5, Array)"),
+        "bench_isinstance.registered_abc": ratio("context: plain ABC, ndarray registered"),
+        "bench_isinstance.trivial": ratio("context: trivial Python __instancecheck__"),
+    }
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_jax_stubs.py [--repeat 5] [--calls 500] [--stubs DIR]
-        [--corpus tests/corpus/realistic] [--goal 1.5]
+        [--corpus tests/corpus/realistic] [--goal 1.5] [--record]
 
 The stubs are generated into a temporary directory (``jaxstubs.write``, what
 ``python -m typing_pkg stubs --jax --out DIR`` writes) unless ``--stubs DIR``
@@ -27,7 +27,9 @@ busy machine slows both alike:
 * the size of the stubs on disk (files, KiB).
 
 Goal (issue 13): with ÷ without ≤ 1.5 on the corpus (``--goal``); the exit
-status is 1 when it is missed (2 when basedpyright fails).
+status is 1 when it is missed (2 when basedpyright fails).  ``--record`` writes
+the figures the docs show (``docs/configuration/pyright.rst``) into
+``docs/measured.json``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_stubs import make_env, time_run  # noqa: E402
 
+from tools import measured  # noqa: E402
 from tools.checkers.run import basedpyright_command  # noqa: E402
 from typing_pkg.stubgen import jax as jaxstubs  # noqa: E402
 
@@ -168,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "corpus" / "realistic")
     parser.add_argument("--stubs", type=Path, help="a directory holding the generated stubs")
     parser.add_argument("--goal", type=float, default=1.5, help="corpus: with ÷ without, at most")
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
     corpus = sorted(p for p in args.corpus.glob("*.py") if not p.name.startswith("test_"))
     if not corpus:
@@ -234,6 +238,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stubs on disk: {files} files, {kib:.0f} KiB ({', '.join(PACKAGES)})")
     ok = ratio <= args.goal
     print("goal met" if ok else f"goal missed: corpus ratio {ratio:.2f} > {args.goal}")
+    if args.record:
+        figures = {
+            "bench_jax_stubs.corpus_ratio": f"{ratio:.2f}×",
+            "bench_jax_stubs.corpus_rounds": f"{min(ratios):.2f}-{max(ratios):.2f}",
+            "bench_jax_stubs.per_call_with": f"{stubs_ms:.2f} ms",
+            "bench_jax_stubs.per_call_without": f"{plain_ms:.2f} ms",
+            "bench_jax_stubs.size": f"{kib:,.0f} KiB in {files} files",
+        }
+        measured.record_all(figures, measured.script_command(__file__, argv))
     return 0 if ok else 1
 
 

@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_mypy_corpus.py [--repeat 5] [--corpus tests/corpus/realistic]
-        [--edit vae.py] [--goal 1.10] [--option allow_redefinition_new=True ...]
+        [--edit vae.py] [--goal 1.10] [--option allow_redefinition_new=True ...] [--record]
 
 Checks a copy of the realistic corpus (``tests/corpus/realistic``: JAX
 programs as users write them, unannotated or annotated ``jax.Array``) with
@@ -51,6 +51,10 @@ status is 1 when one is missed (2 when mypy fails).  *edited* is reported, not
 a goal: checking the edited module again re-runs the plugin's specialisations
 of its functions and loads the JAX function table (``typing_pkg.api``), work
 mypy alone does not do (about 0.1 s on ``vae.py``).
+
+``--record`` writes the table the docs show (``docs/performance.rst``) into
+``docs/measured.json``: for each scenario the median times, the median ratio
+and the range of the rounds' ratios.
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ from pathlib import Path
 from typing import Final
 
 ROOT: Final = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tools import measured  # noqa: E402
+
 SCENARIOS: Final = ("cold", "warm", "edited")
 GOALS: Final = ("cold", "warm")
 """The scenarios the goal is about (issue 12: cold and warm cache)."""
@@ -154,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "--option", action="append", default=[], metavar="NAME=VALUE",
         help="a mypy option added to both configurations",
     )  # fmt: skip
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
     source = args.corpus.resolve()
     if not (source / args.edit).is_file():
@@ -192,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'scenario':<8} {'without':>8} {'with':>8} {'with/without':>13} "
           f"{'(min-max)':>13}")  # fmt: skip
     ok = True
+    figures: dict[str, str] = {}
     for scenario in SCENARIOS:
         without = statistics.median(r[scenario]["without"] for r in rounds)
         with_ = statistics.median(r[scenario]["with"] for r in rounds)
@@ -201,8 +211,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{min(ratios):>6.3f}-{max(ratios):.3f}")  # fmt: skip
         if scenario in GOALS:
             ok &= ratio <= args.goal
+        key = f"bench_mypy_corpus.{scenario}"
+        figures[f"{key}_without"] = f"{without:.2g} s"
+        figures[f"{key}_with"] = f"{with_:.2g} s"
+        figures[f"{key}_ratio"] = f"{ratio:.2f}"
+        figures[f"{key}_rounds"] = f"{min(ratios):.2f}–{max(ratios):.2f}"
     goals = " and ".join(GOALS)
     print(f"goal met ({goals})" if ok else f"goal missed: with/without <= {args.goal} {goals}")
+    if args.record:
+        measured.record_all(figures, measured.script_command(__file__, argv))
     return 0 if ok else 1
 
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/bench_mypy_plugin.py [--sizes 1000 10000] [--repeat 3] [--seed 0]
+    python benchmarks/bench_mypy_plugin.py [--sizes 1000 10000] [--repeat 3] [--seed 0] [--record]
 
 For each size N the script generates three programs that perform the same N
 mixed-dtype operations (binary arithmetic between arrays of different dtypes,
@@ -28,7 +28,8 @@ cold run (empty cache) at the largest size.
 Goals: ours/fallback ≤ 1.15 and ours/numpy < 1 at every size; the exit
 status is 1 when one is missed.  The growth from the first size to the last
 (time ratio, and the marginal cost per operation of each configuration)
-shows the cost is linear.
+shows the cost is linear.  ``--record`` writes the ratios and the growth the
+docs show (``docs/performance.rst``) into ``docs/measured.json``.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Final
 ROOT: Final = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tools import measured  # noqa: E402
 from typing_pkg.rules import RuleSet, Undefined, get_rules  # noqa: E402
 
 # Dtypes NumPy's stubs also name, so the NumPy program is the same computation.
@@ -199,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=3, help="runs per case (best kept)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
 
     ok = True
@@ -237,7 +240,23 @@ def main(argv: list[str] | None = None) -> int:
               f"{cold[1]:.2f} s, numpy {cold[2]:.2f} s; ours/fallback {cold[0] / cold[1]:.3f}, "
               f"ours/numpy {cold[0] / cold[2]:.3f}")  # fmt: skip
     print("goal met" if ok else "goal missed: ours/fallback <= 1.15 and ours/numpy < 1")
+    if args.record:
+        measured.record_all(figures(rows), measured.script_command(__file__, argv))
     return 0 if ok else 1
+
+
+def figures(rows: list[tuple[int, float, float, float]]) -> dict[str, str]:
+    """The figures the docs show: the ratios at each size, the growth from the first to the last."""
+    found: dict[str, str] = {}
+    for operations, ours, fallback, numpy in rows:
+        found[f"bench_mypy_plugin.vs_fallback_{operations}"] = f"{ours / fallback:.2f}"
+        found[f"bench_mypy_plugin.vs_numpy_{operations}"] = f"{ours / numpy:.2f}"
+    if len(rows) > 1:
+        (_, o0, f0, p0), (_, o1, f1, p1) = rows[0], rows[-1]
+        found["bench_mypy_plugin.growth_ours"] = f"×{o1 / o0:.1f}"
+        found["bench_mypy_plugin.growth_fallback"] = f"×{f1 / f0:.1f}"
+        found["bench_mypy_plugin.growth_numpy"] = f"×{p1 / p0:.1f}"
+    return found
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """What the generated stubs cost: basedpyright and mypy on a generated program.
 
 Run ``python benchmarks/bench_stubs.py`` (``--ops 1000 10000``, ``--repeat 5``,
-``--floor``, ``--no-mypy``, ``--baseline DIR``).
+``--floor``, ``--no-mypy``, ``--baseline DIR``, ``--record``).
 It generates a program of N array operations (functions of eight lines such
 as ``v3 = v1 * a2 + 2.0``, operands drawn from 15 common dtypes and Python
 scalars, only defined promotions, deterministic) and installs the package two
@@ -26,6 +26,8 @@ same interleaved rounds, to compare two encodings on equal terms.
 
 It prints one line per measurement, the ratios, the growth from the
 smallest to the largest program, and the size of the generated stubs.
+``--record`` writes the ratios and the size into ``docs/measured.json``
+(``bench_stubs.pyright_N``, ``floor_N``, ``mypy_N`` for each size N, ``size``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools import measured  # noqa: E402
 from tools.checkers.run import (  # noqa: E402
     basedpyright_command,
     checker_env,
@@ -62,6 +65,8 @@ OPS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "x
 SCALARS = {kind: repr(getattr(builtins, kind.removeprefix("py_"))(2)) for kind in PY_SCALARS}
 """Python scalar kind → a literal of it (``py_float``: ``2.0``)."""
 LINES_PER_FUNCTION = 8
+FIGURE = {"basedpyright": "pyright", "mypy+plugin": "mypy"}
+"""Each checker's name in the keys of ``docs/measured.json`` (``bench_stubs.pyright_1000``)."""
 
 
 def program(n: int, seed: int = 0) -> str:
@@ -201,9 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--baseline", type=Path, help="also time the stub package under this directory"
     )
+    parser.add_argument("--record", action="store_true", help=measured.RECORD_HELP)
     args = parser.parse_args(argv)
     size = sum(p.stat().st_size for p in (stubs_dir() / PACKAGE).rglob("*") if p.is_file())
     print(f"generated stubs: {size / 1024:.0f} KiB in {stubs_dir() / PACKAGE}")
+    figures = {"bench_stubs.size": f"{size / 1024:.0f} KiB"}
     hooks = plugin_has_hooks()
     if not args.no_mypy and not hooks:
         print("note: mypy_plugin registers no operator hooks yet: mypy is timed with the "
@@ -241,10 +248,12 @@ def main(argv: list[str] | None = None) -> int:
                 plain, stubbed = best["plain"], best["stubs"]
                 ratio = stubbed / plain
                 ratios.setdefault(name, []).append(ratio)
+                figures[f"bench_stubs.{FIGURE[name]}_{n}"] = f"{ratio:.2f}×"
                 print(f"{name:>13} {n:>6} ops: plain {plain:6.2f} s CPU, "
                       f"with stubs {stubbed:6.2f} s, ratio {ratio:.2f}x")  # fmt: skip
                 if "floor" in best:
                     floor = best["floor"]
+                    figures[f"bench_stubs.floor_{n}"] = f"{floor / plain:.2f}×"
                     print(f"{'':>13} {n:>6} ops: floor (one overload per operator) "
                           f"{floor:6.2f} s, ratio {floor / plain:.2f}x")  # fmt: skip
                 if "baseline" in best:
@@ -255,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         if len(values) > 1:
             print(f"{name}: ratio grows {values[0]:.2f}x -> {values[-1]:.2f}x "
                   f"from {args.ops[0]} to {args.ops[-1]} operations")  # fmt: skip
+    if args.record:
+        measured.record_all(figures, measured.script_command(__file__, argv))
     return 0
 
 

@@ -3,7 +3,8 @@
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html``.
 The tables and lattice pictures are drawn from the rule sets at build time by
 the directives of ``docs/_ext/typing_pkg_docs.py``; nothing generated is kept
-in the repository.
+in the repository.  Measured figures (times, ratios, cell counts) are read from
+``docs/measured.json`` by the ``:measured:`` role of ``docs/_ext/measured_figures.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "typing_pkg_docs",
+    "measured_figures",
 ]
 
 exclude_patterns = ["_build"]

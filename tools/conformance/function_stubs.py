@@ -17,7 +17,9 @@ the refusal: the stubs have no error code of their own.
 
 ``python -m tools.conformance.function_stubs --rules jax --checker pyrefly``
 prints one checker's verdicts on every cell (``--every N``: a sample, every
-N-th cell of each function, as the test takes).
+N-th cell of each function, as the test takes).  With ``--record`` (every cell
+only) it writes the counts the docs show into ``docs/measured.json``
+(:func:`figures`; ``tools/measured.py``).
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from tools import measured
 from tools.checkers.output import read_pyrefly
 from tools.checkers.run import basedpyright, timed_command
 from tools.conformance.function_compare import (
+    VERDICTS,
     CheckerException,
     Said,
     Verdict,
@@ -348,6 +352,27 @@ def check(rules: str, run: Run, checker: str = "basedpyright") -> Verdict:
     )
 
 
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def figures(rules: str, checker: str, cells: int, verdict: Verdict) -> dict[str, str]:
+    """The counts of one run as ``docs/measured.json`` keys and the docs' values.
+
+    ``function_stubs.RULES.FIELD`` for basedpyright (``function_stubs.CHECKER.RULES.FIELD``
+    for another checker): ``cells``, each verdict (``not_expressed``…), ``wrong_missed_false``
+    (the three failing verdicts together) and ``reason.REASON`` for each reason of the
+    cells not expressed (:data:`REASONS`, as a slug: ``function_several_arrays``).
+    """
+    prefix = "function_stubs." + ("" if checker == "basedpyright" else f"{checker}.") + rules
+    counts = {"cells": cells, **{_slug(kind): verdict.counts[kind] for kind in VERDICTS}}
+    counts["wrong_missed_false"] = sum(
+        verdict.counts[k] for k in ("wrong", "missed", "false error")
+    )
+    counts |= {f"reason.{_slug(why)}": verdict.unexpressed[why] for why in REASONS}
+    return {f"{prefix}.{field}": f"{count:,}" for field, count in counts.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print one checker's verdicts on the function truth of one rule set."""
     import tempfile
@@ -357,7 +382,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--checker", choices=sorted(CHECKERS), default="basedpyright")
     parser.add_argument("--dir", type=Path, help="the work directory (default: a temporary one)")
     parser.add_argument("--every", type=int, default=1, help="every N-th cell of each function")
+    parser.add_argument(
+        "--record", action="store_true",
+        help="update the counts docs/measured.json holds (the docs show) with this run's",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.record and args.every != 1:
+        parser.error("--record takes every cell (--every 1): a sample's counts are not the docs'")
     cells = sample(read_truth(truth(args.rules)), args.every)
     with tempfile.TemporaryDirectory() as tmp:
         run = prepare(args.dir or Path(tmp), args.rules, cells)
@@ -369,6 +400,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  not expressed, {why}: {count}")
     for problem in verdict.problems:
         print(f"  {problem}")
+    if args.record:
+        # Only the counts the docs show: a count no page names stays printed, not kept.
+        shown = measured.load()
+        found = figures(args.rules, args.checker, len(cells), verdict)
+        command = measured.command_line(["-m", "tools.conformance.function_stubs"], argv)
+        measured.record_all({k: v for k, v in found.items() if k in shown}, command)
     return 1 if verdict.failures else 0
 
 
