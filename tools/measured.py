@@ -107,26 +107,32 @@ def record(
     The file is updated in place: the other entries are kept.  ``date`` and
     ``at`` (a commit) replace today and ``HEAD``.
     """
-    entries = load(path)
-    entry: Entry = {
-        "value": value,
-        "date": (date or datetime.date.today()).isoformat(),
-        "command": command,
-    }
-    measured_at = at if at is not None else commit()
-    if measured_at:
-        entry["commit"] = measured_at
-    entries[key] = entry
-    dump(entries, path)
+    _write({key: value}, command, path, date, at)
 
 
 def record_all(figures: Mapping[str, str], command: str, *, path: Path = MEASURED) -> None:
     """Record each ``key: value`` of ``figures`` (one date and commit for all) and say so."""
-    at = commit()
-    today = datetime.date.today()
-    for key, value in figures.items():
-        record(key, value, command, path=path, date=today, at=at)
+    _write(figures, command, path, None, None)
     print(f"recorded {len(figures)} figures in {_shown(path)}: {', '.join(figures)}")
+
+
+def _write(
+    figures: Mapping[str, str],
+    command: str,
+    path: Path,
+    date: datetime.date | None,
+    at: str | None,
+) -> None:
+    """Set each figure of ``figures`` in the file at ``path`` (read and written once)."""
+    entries = load(path)
+    day = (date or datetime.date.today()).isoformat()
+    measured_at = at if at is not None else commit()
+    for key, value in figures.items():
+        entry: Entry = {"value": value, "date": day, "command": command}
+        if measured_at:
+            entry["commit"] = measured_at
+        entries[key] = entry
+    dump(entries, path)
 
 
 def command_line(program: Sequence[str], argv: Sequence[str] | None = None) -> str:
