@@ -101,7 +101,15 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import AnyType, CallableType, FunctionLike, Instance, Type, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    FunctionLike,
+    Instance,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
 from mypy_plugin import (
     dtype_names,
@@ -458,8 +466,6 @@ class TypingPkgPlugin(Plugin):
     def get_customize_class_mro_hook(
         self, fullname: str
     ) -> Callable[[ClassDefContext], None] | None:
-        if fullname == names.ARRAY:
-            return jax_array.customize_array_mro
         if fullname == names.DTYPE_META:
             return jax_array.customize_dtype_meta
         if fullname == names.INFERRED_ARRAY:
@@ -534,10 +540,10 @@ class TypingPkgPlugin(Plugin):
             return self._numpy_hooks.get(method)
         if fullname == names.FUNCTOOLS_PARTIAL + ".__call__":
             return self._partial_call
-        if self._jax.enabled and owner.startswith("jax."):
+        if self._jax.enabled:
             if fullname == names.BINARY_UFUNC_CALL:
                 return self._rebound(partial(jax_api.ufunc_callback, self._jax_hooks))
-            if owner == names.INDEX_UPDATE_REF and self._jax.array_method(f"at.{method}"):
+            if owner in names.INDEX_UPDATE_REF and self._jax.array_method(f"at.{method}"):
                 return self._rebound(partial(jax_api.at_callback, self._jax_hooks, method))
         if method == "__getitem__" and self._is_array_class(owner):
             return self._index
@@ -649,12 +655,12 @@ class TypingPkgPlugin(Plugin):
         return None
 
     def _jax_signature(self, ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
-        """A function of JAX's API takes JAX's own class where it declares ``jax.Array``.
+        """A function of JAX's API takes JAX's own class too where it declares ``jax.Array``.
 
         Its ``jax.Array`` parameters read as ours (``Array[Any]``) when ``typing_pkg``
-        is analysed first; a value narrowed by ``isinstance(x, jax.Array)`` is JAX's
-        class, which JAX accepts (``jax.random.key_data(x)``, chex).  Our arrays are
-        JAX's too: nothing is refused that was accepted.
+        is analysed first; a value of JAX's own class (a subclass of it, a value
+        narrowed by a library's ``isinstance``) is accepted as well: the parameter
+        is ``Array[Any] | JAX's class``, and nothing is refused that JAX accepts.
         """
         signature = ctx.default_signature
         known = self._jax_signatures.get(id(signature))
@@ -680,7 +686,7 @@ class TypingPkgPlugin(Plugin):
             types.replace_instances(
                 t,
                 lambda inst: (
-                    theirs
+                    UnionType.make_union([inst, theirs])
                     if inst.type.fullname == names.ARRAY
                     and isinstance(get_proper_type(inst.args[0]) if inst.args else None, AnyType)
                     else None

@@ -73,7 +73,6 @@ from mypy_plugin.types import (
     any_array,
     array_class,
     array_of,
-    base_of,
     classify,
     dtype_token,
     is_array,
@@ -861,7 +860,7 @@ def _accepted(env: Env, signature: CallableType) -> frozenset[str]:
 
 
 def index_signature_callback(ctx: MethodSigContext) -> FunctionLike:
-    """Let ``Array.__getitem__`` take any key where ``Array`` is a ``jax.Array``.
+    """Let ``Array.__getitem__`` take any key, as ``jax.Array``'s does.
 
     JAX declares ``jax.Array.__getitem__(self, key, …)`` without a type for
     the key; a pytree typed ``Array[Any] | Mapping[str, …]`` indexed with
@@ -869,12 +868,7 @@ def index_signature_callback(ctx: MethodSigContext) -> FunctionLike:
     index array is still checked (``index_callback``).
     """
     signature = ctx.default_signature
-    receiver = ctx.type
-    if (
-        not isinstance(receiver, Instance)
-        or not signature.arg_types
-        or base_of(receiver.type, names.JAX_ARRAY) is None
-    ):
+    if not isinstance(ctx.type, Instance) or not signature.arg_types:
         return signature
     return signature.copy_modified(
         arg_types=[AnyType(TypeOfAny.special_form), *signature.arg_types[1:]]

@@ -1,6 +1,6 @@
 """One array type, two faces: ``jax.Array`` is typing_pkg's ``Array`` of unknown dtype.
 
-Three semantic-analysis hooks make the identification, so that a JAX user
+Semantic-analysis hooks make the identification, so that a JAX user
 needs no annotation change:
 
 * **Type analysis** (``analyze_jax_array``): every reference to
@@ -9,18 +9,20 @@ needs no annotation change:
   is analysed as ``typing_pkg.typing.Array[Any]``.  An array of unknown dtype
   is accepted where an ``Array[float32]`` is expected (gradual typing), and an
   ``Array[float32]`` is accepted by every JAX function.
-* **Class MRO** (``customize_array_mro``): ``typing_pkg.typing.Array`` gets
-  ``jax.Array`` as a base instead of ``object``, so that JAX's members
-  (``.at[...]``, ``.block_until_ready()``, ``.sharding``, ``.sum()``,
-  ``.reshape()``) exist on it; its own declarations (``dtype``, the
-  operators, ``astype``) come first.
+* **Members** (none here): ``typing_pkg.typing.Array`` declares JAX's
+  members itself in its stub (``.at[...]``, ``.block_until_ready()``,
+  ``.sharding``, ``.sum()``, ``.reshape()``: ``typing_pkg.stubgen.array_members``),
+  rather than deriving from JAX's class, and the plugin types their results
+  from the API table.
 * **Narrowing** (``isinstance_callback``): ``isinstance(x, jax.Array)`` (and
   ``jnp.ndarray``) narrows ``x`` to ``Array[Any]``, as an annotation
   ``jax.Array`` reads, not to JAX's own class.
 * **Dependencies** (``additional_deps``): JAX's modules depend on
-  ``typing_pkg.typing`` and ``typing_pkg.typing`` on ``jax._src.basearray``
-  (when JAX is installed), so that both are analysed together (one import
-  cycle) and cached together.
+  ``typing_pkg.typing``, analysed before them so that their references to
+  ``jax.Array`` find our class; ``typing_pkg.typing`` depends on nothing of
+  JAX's, so a program that does not import JAX never has mypy load JAX's
+  ~450 modules (``benchmarks/bench_cold_no_jax.py``), and ``Array`` is the
+  same class, cached once, whether the program uses JAX or not.
 
 One more hook follows the configured rule set (part of each module's cache
 key through ``report_config_data``):
@@ -71,12 +73,10 @@ from mypy.types import (
 
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
-from mypy_plugin.types import base_of
 
 __all__ = [
     "additional_deps",
     "analyze_jax_array",
-    "customize_array_mro",
     "customize_dtype_meta",
     "customize_weak_mro",
     "isinstance_callback",
@@ -101,14 +101,9 @@ def is_jax_module(module: str) -> bool:
 
 
 def additional_deps(file: MypyFile) -> list[tuple[int, str, int]]:
-    """Tie JAX's modules and ``typing_pkg.typing`` into one import cycle (see the module docs)."""
-    if not jax_installed():
-        return []
-    module = file.fullname
-    if is_jax_module(module):
+    """JAX's modules depend on ``typing_pkg.typing`` (see the module docs)."""
+    if is_jax_module(file.fullname) and jax_installed():
         return [(_PRIORITY, names.TYPING_MODULE, -1)]
-    if module == names.TYPING_MODULE:
-        return [(_PRIORITY, names.JAX_ARRAY_MODULE, -1)]
     return []
 
 
@@ -154,24 +149,6 @@ def _is_alias_of_a_name(statement: Statement | None) -> bool:
     )
 
 
-def customize_array_mro(ctx: ClassDefContext) -> None:
-    """Add ``jax.Array`` as a base of ``typing_pkg.typing.Array`` (replacing ``object``)."""
-    api = ctx.api
-    node = api.lookup_fully_qualified_or_none(names.JAX_ARRAY)
-    if node is None:
-        return  # JAX is not in the build
-    jax_array = _ready(node)
-    if jax_array is None:
-        if not api.final_iteration:
-            api.defer()
-        return
-    info = ctx.cls.info
-    if any(base.type is jax_array for base in info.bases):
-        return
-    kept = [base for base in info.bases if base.type.fullname != "builtins.object"]
-    internals.rebase(info, [*kept, Instance(jax_array, [])])
-
-
 def jax_array_subclass(ctx: ClassDefContext) -> None:
     """A class deriving from ``jax.Array`` derives from JAX's class, as it says.
 
@@ -205,24 +182,8 @@ def jax_array_subclass(ctx: ClassDefContext) -> None:
 
 
 def customize_inferred_array(ctx: ClassDefContext) -> None:
-    """``InferredArray``: ``Array``'s MRO (``jax.Array`` in it) below it, ``Any`` as fallback.
-
-    ``customize_array_mro`` may give ``Array`` its JAX base after this class's
-    MRO was computed from ``Array``'s old one: it is computed again, once
-    ``Array`` has it (mypy analyses the class again after a deferral).
-    """
-    ctx.cls.info.fallback_to_any = True  # see customize_dtype_meta
-    api = ctx.api
-    if api.lookup_fully_qualified_or_none(names.JAX_ARRAY) is None:
-        return  # JAX is not in the build
-    array = _ready(api.lookup_fully_qualified_or_none(names.ARRAY))
-    if array is None or base_of(array, names.JAX_ARRAY) is None:
-        if not api.final_iteration:
-            api.defer()
-        return
-    info = ctx.cls.info
-    if base_of(info, names.JAX_ARRAY) is None:
-        internals.rebase(info, list(info.bases))
+    """``InferredArray``: ``Any`` as fallback (see ``customize_dtype_meta``)."""
+    ctx.cls.info.fallback_to_any = True
 
 
 def customize_weak_mro(weak_dtypes: Mapping[str, str], ctx: ClassDefContext) -> None:

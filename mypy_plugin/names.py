@@ -23,7 +23,6 @@ __all__ = [
     "INFERRED_ARRAY",
     "INPLACE_METHODS",
     "JAX_ARRAY",
-    "JAX_ARRAY_MODULE",
     "JAX_NUMPY",
     "JIT_WRAPPED",
     "NUMPY_DTYPE",
@@ -82,7 +81,6 @@ UNARY_METHODS: Final = {f"__{op}__": op for op in UNARY}
 
 # ----------------------------------------------------------------------- JAX
 
-JAX_ARRAY_MODULE: Final = "jax._src.basearray"
 JAX_ARRAY: Final = "jax._src.basearray.Array"
 """``jax.Array``: analysed as ``Array[Any]`` wherever a type names it."""
 JAX_NUMPY: Final = "jax.numpy"
@@ -91,8 +89,11 @@ TABLE_ARRAY_PREFIX: Final = "jax.Array."
 """How the function table names ``jax.Array``'s members (``jax.Array.sum``, ``….at.set``)."""
 BINARY_UFUNC_CALL: Final = "jax.numpy.BinaryUfunc.__call__"
 """``jnp.add(x, y)``: ``add`` is an instance of this protocol in JAX's stubs."""
-INDEX_UPDATE_REF: Final = "jax._src.basearray._IndexUpdateRef"
-"""``x.at[i]``: its methods (``set``, ``add``, …) are the table's ``jax.Array.at.*``."""
+INDEX_UPDATE_REF: Final = frozenset(
+    {"typing_pkg.typing._IndexUpdateRef", "jax._src.basearray._IndexUpdateRef"}
+)
+"""``x.at[i]`` (ours, declared by ``Array``; JAX's, on its own class): its methods (``set``,
+``add``, …) are the table's ``jax.Array.at.*``."""
 JIT_WRAPPED: Final = "jax._src.pjit.JitWrapped"
 """What ``jax.jit`` returns: the attributes (``lower``, ``trace``, …) of a jitted function."""
 FUNCTOOLS_PARTIAL: Final = "functools.partial"

@@ -3,7 +3,7 @@
 from typing import Any, Literal, TypeAlias, TypeVar, overload
 import numpy as np
 from typing_pkg.dtypes import Category, DType, bfloat16, bool_, float16, float32, float64, float8_e4m3fn, int64, int8, uint64, weak_complex, weak_float, weak_int
-from typing_pkg.typing import Array, DTypeLike, AddRule, PromoteOtherRule, ResultTypeRule, _ComplexNotFloat, _DTypeObject, _FloatNotInt, _IntNotBool, _SupportsArray
+from typing_pkg.typing import Array, DTypeLike, AddRule, PromoteOtherRule, ResultTypeRule, _ComplexNotFloat, _DTypeObject, _FloatNotInt, _ForeignArray, _IntNotBool
 MYPY: bool
 """Runtime promotion: ``promote_types``, ``result_type`` and ``PromotionError``.
 
@@ -51,7 +51,7 @@ Left = TypeVar("Left")
 """The first dtype-like: a marker, a NumPy or Python scalar type, a NumPy dtype, an array, a scalar."""
 Result = TypeVar("Result", bound=DType)
 """The promoted dtype, as the rule of the second (a marker or an array) gives it."""
-OtherDTypeLike: TypeAlias = str | type[bool] | type[int] | type[float] | type[complex] | np.dtype[Any] | type[np.generic] | _DTypeObject | _SupportsArray
+OtherDTypeLike: TypeAlias = str | type[bool] | type[int] | type[float] | type[complex] | np.dtype[Any] | type[np.generic] | _DTypeObject | _ForeignArray
 """A dtype-like the stubs do not read: a name, a NumPy dtype or type, another library's dtype or array."""
 OtherOperand: TypeAlias = OtherDTypeLike | bool | int | float | complex | np.generic
 """An operand of ``result_type`` the stubs do not read."""

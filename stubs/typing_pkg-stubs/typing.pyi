@@ -1121,6 +1121,292 @@ class Array(Generic[_DT_co], metaclass=_ArrayMeta):
         """Format the array (a 0-d array as its number: ``f"{loss:.2f}"``), as JAX and NumPy do."""
         ...
 
+    @property
+    def __numpy_dtype__(self) -> np.dtype[Any]:
+        ...
+
+    @property
+    def addressable_shards(self) -> Sequence[Any]:
+        ...
+
+    @property
+    def at(self) -> _IndexUpdateHelper[_DT_co]:
+        ...
+
+    @property
+    def aval(self) -> Any:
+        ...
+
+    @property
+    def committed(self) -> bool:
+        ...
+
+    @property
+    def flat(self) -> Any:
+        ...
+
+    @property
+    def global_shards(self) -> Sequence[Any]:
+        ...
+
+    @property
+    def imag(self) -> Array[Any]:
+        ...
+
+    @property
+    def is_fully_addressable(self) -> bool:
+        ...
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        ...
+
+    @property
+    def itemsize(self) -> int:
+        ...
+
+    @property
+    def nbytes(self) -> int:
+        ...
+
+    @property
+    def real(self) -> Array[Any]:
+        ...
+
+    @property
+    def sharding(self) -> Any:
+        ...
+
+    @property
+    def traceback(self) -> Any:
+        ...
+
+    @property
+    def weak_type(self) -> bool:
+        ...
+
+    def __array__(self, dtype: Any=..., context: Any=..., copy: Any=...) -> np.ndarray[Any, Any]:
+        ...
+
+    def __buffer__(self, flags: Any) -> memoryview:
+        ...
+
+    def __divmod__(self, other: Any) -> tuple[Array[Any], Array[Any]]:
+        ...
+
+    def __rdivmod__(self, other: Any) -> tuple[Array[Any], Array[Any]]:
+        ...
+
+    def __iter__(self) -> Any:
+        ...
+
+    def __len__(self) -> int:
+        ...
+
+    def __release_buffer__(self, view: Any) -> None:
+        ...
+
+    def __reversed__(self) -> Iterator[Any]:
+        ...
+
+    def __round__(self, ndigits: Any=...) -> Array[Any]:
+        ...
+
+    def addressable_data(self, index: Any) -> Array[Any]:
+        ...
+
+    def all(self, axis: Any=..., out: Any=..., keepdims: Any=..., *, where: Any=...) -> Array[Any]:
+        ...
+
+    def any(self, axis: Any=..., out: Any=..., keepdims: Any=..., *, where: Any=...) -> Array[Any]:
+        ...
+
+    def argmax(self, axis: Any=..., out: Any=..., keepdims: Any=...) -> Array[Any]:
+        ...
+
+    def argmin(self, axis: Any=..., out: Any=..., keepdims: Any=...) -> Array[Any]:
+        ...
+
+    def argpartition(self, kth: Any, axis: Any=...) -> Array[Any]:
+        ...
+
+    def argsort(self, axis: Any=..., *, kind: Any=..., order: Any=..., stable: Any=..., descending: Any=...) -> Array[Any]:
+        ...
+
+    def block_until_ready(self) -> Self:
+        ...
+
+    def byteswap(self) -> Array[Any]:
+        ...
+
+    def choose(self, choices: Any, out: Any=..., mode: Any=...) -> Array[Any]:
+        ...
+
+    def clip(self, min: Any=..., max: Any=...) -> Array[Any]:
+        ...
+
+    def compress(self, condition: Any, axis: Any=..., *, out: Any=..., size: Any=..., fill_value: Any=...) -> Array[Any]:
+        ...
+
+    def conj(self) -> Array[Any]:
+        ...
+
+    def conjugate(self) -> Array[Any]:
+        ...
+
+    def copy(self) -> Array[Any]:
+        ...
+
+    def copy_to_host_async(self) -> None:
+        ...
+
+    def cumprod(self, axis: Any=..., dtype: Any=..., out: Any=...) -> Array[Any]:
+        ...
+
+    def cumsum(self, axis: Any=..., dtype: Any=..., out: Any=...) -> Array[Any]:
+        ...
+
+    def delete(self) -> None:
+        ...
+
+    def devices(self) -> set[Any]:
+        ...
+
+    def diagonal(self, offset: Any=..., axis1: Any=..., axis2: Any=...) -> Array[Any]:
+        ...
+
+    def dot(self, b: Any, *, precision: Any=..., preferred_element_type: Any=...) -> Array[Any]:
+        ...
+
+    def flatten(self, order: Any=...) -> Array[Any]:
+        ...
+
+    def is_deleted(self) -> bool:
+        ...
+
+    def item(self, *args: Any) -> Any:
+        ...
+
+    def max(self, axis: Any=..., out: Any=..., keepdims: Any=..., initial: Any=..., where: Any=...) -> Array[Any]:
+        ...
+
+    def mean(self, axis: Any=..., dtype: Any=..., out: Any=..., keepdims: Any=..., *, where: Any=...) -> Array[Any]:
+        ...
+
+    def min(self, axis: Any=..., out: Any=..., keepdims: Any=..., initial: Any=..., where: Any=...) -> Array[Any]:
+        ...
+
+    def nonzero(self, *, fill_value: Any=..., size: Any=...) -> tuple[Array[Any], ...]:
+        ...
+
+    def on_device_size_in_bytes(self) -> int:
+        ...
+
+    def platform(self) -> str:
+        ...
+
+    def prod(self, axis: Any=..., dtype: Any=..., out: Any=..., keepdims: Any=..., initial: Any=..., where: Any=..., promote_integers: Any=...) -> Array[Any]:
+        ...
+
+    def ptp(self, axis: Any=..., out: Any=..., keepdims: Any=...) -> Array[Any]:
+        ...
+
+    def ravel(self, order: Any=..., *, out_sharding: Any=...) -> Array[Any]:
+        ...
+
+    def repeat(self, repeats: Any, axis: Any=..., *, total_repeat_length: Any=..., out_sharding: Any=...) -> Array[Any]:
+        ...
+
+    def reshape(self, *args: Any, order: Any=..., out_sharding: Any=...) -> Array[Any]:
+        ...
+
+    def round(self, decimals: Any=..., out: Any=...) -> Array[Any]:
+        ...
+
+    def searchsorted(self, v: Any, side: Any=..., sorter: Any=..., *, method: Any=...) -> Array[Any]:
+        ...
+
+    def sort(self, axis: Any=..., *, kind: Any=..., order: Any=..., stable: Any=..., descending: Any=...) -> Array[Any]:
+        ...
+
+    def squeeze(self, axis: Any=...) -> Array[Any]:
+        ...
+
+    def std(self, axis: Any=..., dtype: Any=..., out: Any=..., ddof: Any=..., keepdims: Any=..., *, where: Any=..., correction: Any=...) -> Array[Any]:
+        ...
+
+    def sum(self, axis: Any=..., dtype: Any=..., out: Any=..., keepdims: Any=..., initial: Any=..., where: Any=..., promote_integers: Any=...) -> Array[Any]:
+        ...
+
+    def swapaxes(self, axis1: Any, axis2: Any) -> Array[Any]:
+        ...
+
+    def take(self, indices: Any, axis: Any=..., out: Any=..., mode: Any=..., unique_indices: Any=..., indices_are_sorted: Any=..., fill_value: Any=...) -> Array[Any]:
+        ...
+
+    def tobytes(self, order: Any=...) -> bytes:
+        ...
+
+    def tolist(self) -> list[Any]:
+        ...
+
+    def trace(self, offset: Any=..., axis1: Any=..., axis2: Any=..., dtype: Any=..., out: Any=...) -> Array[Any]:
+        ...
+
+    def transpose(self, *args: Any) -> Array[Any]:
+        ...
+
+    def unsafe_buffer_pointer(self) -> int:
+        ...
+
+    def var(self, axis: Any=..., dtype: Any=..., out: Any=..., ddof: Any=..., keepdims: Any=..., *, where: Any=..., correction: Any=...) -> Array[Any]:
+        ...
+
+    def view(self, dtype: Any=..., type: Any=...) -> Array[Any]:
+        ...
+
+class _IndexUpdateHelper(Generic[_DT_co]):
+    """``x.at``: indexed, it names the elements an update replaces."""
+
+    def __getitem__(self, index: Any, /) -> _IndexUpdateRef[_DT_co]:
+        ...
+
+class _IndexUpdateRef(Generic[_DT_co]):
+    """``x.at[i]``: each update returns a new array of ``x``'s dtype, as JAX's do."""
+
+    def get(self, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., fill_value: Any=..., out_sharding: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def set(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., fill_value: Any=..., out_sharding: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def add(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., out_sharding: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def subtract(self, values: Any, *, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def mul(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def multiply(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def min(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def max(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def apply(self, func: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def divide(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
+    def power(self, values: Any, indices_are_sorted: Any=..., unique_indices: Any=..., mode: Any=..., wrap_negative_indices: Any=...) -> Array[_DT_co]:
+        ...
+
 class _ArrayAlias(types.GenericAlias):
     """``Array[m]`` at run time: an annotation that also answers ``isinstance``.
 
@@ -1156,6 +1442,17 @@ class _SupportsArray(Protocol):
     """An object NumPy can convert (``__array__``): NumPy, JAX, PyTorch arrays, NumPy scalars."""
 
     def __array__(self) -> object:
+        ...
+
+class _ForeignArray(Protocol):
+    """Another library's array that NumPy can convert: NumPy's, PyTorch's (both declare
+    ``__array_priority__``), not an ``Array``, whose dtype the promotion overloads read."""
+
+    def __array__(self) -> object:
+        ...
+
+    @property
+    def __array_priority__(self) -> float:
         ...
 
 class _SupportsDLPack(Protocol):

@@ -247,7 +247,7 @@ def promotion_stub(enc: Encoding) -> str:
         f"from typing_pkg.typing import Array, DTypeLike, {family_protocol(family)}, "
         f"{OTHER_PROTOCOL}, "
         f"{self_protocol(enc, enc.result_type)}, _ComplexNotFloat, "
-        "_DTypeObject, _FloatNotInt, _IntNotBool, _SupportsArray\n"
+        "_DTypeObject, _FloatNotInt, _ForeignArray, _IntNotBool\n"
         "MYPY: bool\n"
     )
     functions = "if MYPY:\n" + _indent(plain_source) + _promotion_helpers(enc)
@@ -264,7 +264,7 @@ def _promotion_helpers(enc: Encoding) -> str:
         'Result = TypeVar("Result", bound=DType)\n'
         '"""The promoted dtype, as the rule of the second (a marker or an array) gives it."""\n'
         "OtherDTypeLike: TypeAlias = str | type[bool] | type[int] | type[float] | type[complex] "
-        "| np.dtype[Any] | type[np.generic] | _DTypeObject | _SupportsArray\n"
+        "| np.dtype[Any] | type[np.generic] | _DTypeObject | _ForeignArray\n"
         '"""A dtype-like the stubs do not read: a name, a NumPy dtype or type, another '
         'library\'s dtype or array."""\n'
         "OtherOperand: TypeAlias = OtherDTypeLike | bool | int | float | complex | np.generic\n"

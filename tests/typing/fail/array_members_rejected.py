@@ -1,4 +1,4 @@
-"""Members and operands that the Array API array object does not have or accept."""
+"""Members and operands that the array object does not have or accept."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ from typing_pkg import Array, float32, int8
 
 
 def members(x: Array[float32], i: Array[int8]) -> None:
-    x.reshape(3)  # E: attr-defined reportAttributeAccessIssue reportUnknownMemberType
-    len(x)  # E: arg-type reportArgumentType
     x.shape = (1,)  # E: misc reportAttributeAccessIssue
     x.astype(3)  # E: call-overload reportCallIssue reportArgumentType
     _ = x[1.5]  # E: index reportArgumentType

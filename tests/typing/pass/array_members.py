@@ -34,6 +34,16 @@ def attributes(x: Array[float32]) -> None:
     assert_type(x.device, Any)
 
 
+def jax_members(x: Array[float32]) -> None:
+    """``Array`` is ``jax.Array`` too: it has JAX's members, their dtype unknown without the
+    plugin (the plugin gives it from the API table)."""
+    assert_type(x.reshape(3), Array[Any])
+    assert_type(len(x), int)
+    assert_type(x.at[0].set(1.0), Array[float32])
+    assert_type(x.block_until_ready(), Array[float32])
+    assert_type(x.nbytes, int)
+
+
 def methods(x: Array[float32], y: Array[int8]) -> None:
     assert_type(x.astype(int8), Array[int8])
     assert_type(x.astype(bfloat16, copy=False), Array[bfloat16])
