@@ -142,7 +142,7 @@ def test_the_errors_are_clear() -> None:
         tp.result_dtype("jnp.exp", "int8", dtype="float32")
     with pytest.raises(TypeError, match="cannot interpret"):
         tp.result_dtype("jnp.exp", "int9")
-    with pytest.raises(ValueError, match="the function table is JAX's"):
+    with pytest.raises(ValueError, match="follows JAX's rule sets"):
         tp.result_dtype("jnp.exp", "int8", rules="numpy")
 
 

@@ -78,6 +78,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from typing_pkg.api.jax_config import RULES_OF_CONFIG
 from typing_pkg.api.kinds import (
     DTYPE_OPTIONS,
     Call,
@@ -88,95 +89,92 @@ from typing_pkg.api.kinds import (
     Result,
     Unknown,
 )
+from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypelike import to_marker
 from typing_pkg.dtypes import BY_NAME, DType
 from typing_pkg.promotion import cacheable as _cacheable
 from typing_pkg.rules import DEFAULT, PY_SCALARS, RuleSet, Undefined, get_rules
 
 __all__ = [
-    "MODULES",
     "RULES_OF_CONFIG",
     "Explanation",
     "UnknownFunctionError",
     "explain",
     "lookup",
+    "namespace_of",
+    "namespaces",
     "resolve",
     "result_dtype",
     "table",
 ]
-
-RULES_OF_CONFIG: Final[Mapping[tuple[bool, bool], str]] = {
-    (False, False): "jax",
-    (True, False): "jax-x64",
-    (False, True): "jax-strict",
-}
-"""JAX's configuration ``(jax_enable_x64, strict promotion)`` → the rule set reproducing it.
-
-The one place that ties configurations to rule-set names: the truth
-recorder (``tools/make_function_truth.py``), the tests and :func:`result_dtype`
-read it.
-"""
-
-MODULES: Final[Mapping[str, tuple[str, str]]] = {
-    "jax.numpy.": ("typing_pkg.api.jax_numpy", "NUMPY"),
-    "jax.numpy.linalg.": ("typing_pkg.api.jax_numpy", "LINALG"),
-    "jax.numpy.fft.": ("typing_pkg.api.jax_numpy", "FFT"),
-    "jax.Array.": ("typing_pkg.api.jax_array", "ARRAY"),
-    "jax.random.": ("typing_pkg.api.jax_random", "RANDOM"),
-    "jax.nn.": ("typing_pkg.api.jax_nn", "NN"),
-    "jax.lax.": ("typing_pkg.api.jax_lax", "LAX"),
-}
-"""Each namespace's prefix and the table (module, attribute) that holds it."""
-
-_ALIASES: Final = (
-    ("jnp.linalg.", "jax.numpy.linalg."),
-    ("jnp.fft.", "jax.numpy.fft."),
-    ("jnp.", "jax.numpy."),
-    ("linalg.", "jax.numpy.linalg."),
-    ("fft.", "jax.numpy.fft."),
-    ("lax.", "jax.lax."),
-    ("random.", "jax.random."),
-    ("jr.", "jax.random."),
-    ("nn.", "jax.nn."),
-    ("Array.", "jax.Array."),
-)
 
 
 class UnknownFunctionError(LookupError):
     """The function is not in the table (the message suggests close names)."""
 
 
+_namespaces: list[Namespace] = []
 _table: dict[str, Kind] = {}
+_aliases: list[tuple[str, str]] = []
+
+
+def namespaces() -> tuple[Namespace, ...]:
+    """Return every table module's namespaces (the modules found on first use).
+
+    A table module is a module of this package with a ``NAMESPACES`` tuple of
+    :class:`~typing_pkg.api.namespace.Namespace`: a second library's API is
+    its own table module, and nothing else.
+    """
+    if not _namespaces:
+        import importlib
+        import pkgutil
+
+        for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+            if info.ispkg or info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            _namespaces.extend(getattr(module, "NAMESPACES", ()))
+    return tuple(_namespaces)
 
 
 def table() -> Mapping[str, Kind]:
     """Return the whole table, full name → kind (loaded on first use)."""
     if not _table:
-        import importlib
-
-        for prefix, (module, attribute) in MODULES.items():
-            entries: Mapping[str, Kind] = getattr(importlib.import_module(module), attribute)
-            _table.update({prefix + name: kind for name, kind in entries.items()})
+        for namespace in namespaces():
+            _table.update({namespace.prefix + n: kind for n, kind in namespace.entries.items()})
     return _table
 
 
+def _alias_pairs() -> list[tuple[str, str]]:
+    """Each alias and the prefix it stands for, the longest alias first (a bare name last)."""
+    if not _aliases:
+        pairs = [(a, ns.prefix) for ns in namespaces() for a in ns.aliases]
+        _aliases.extend(sorted(pairs, key=lambda pair: -len(pair[0])))
+    return _aliases
+
+
+def namespace_of(full: str) -> Namespace:
+    """Return the namespace of a full name (the longest prefix that holds it)."""
+    found = [ns for ns in namespaces() if full.startswith(ns.prefix)]
+    return max(found, key=lambda ns: len(ns.prefix))
+
+
 def resolve(function: str) -> str:
-    """Return the full name of ``function`` (an alias or a bare ``jax.numpy`` name)."""
+    """Return the full name of ``function`` (an alias, or a bare name where a namespace
+    takes them: ``jax.numpy``'s)."""
     entries = table()
     name = function.replace("at[].", "at.").replace("at[...].", "at.")
     if name in entries:
         return name
-    for alias, full in _ALIASES:
+    for alias, full in _alias_pairs():
         if name.startswith(alias) and full + name[len(alias) :] in entries:
             return full + name[len(alias) :]
-    if "jax.numpy." + name in entries:
-        return "jax.numpy." + name
     close = difflib.get_close_matches(name, list(entries), n=3, cutoff=0.6)
     if not close:
         tail = name.rsplit(".", 1)[-1]
         close = [n for n in entries if n.rsplit(".", 1)[-1] == tail][:3]
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise UnknownFunctionError(f"{function!r} is not in the JAX function table{hint}")
+    raise UnknownFunctionError(f"{function!r} is not in the function table{hint}")
 
 
 def lookup(function: str) -> Kind:
@@ -185,18 +183,18 @@ def lookup(function: str) -> Kind:
 
 
 _envs: dict[str, Env] = {}
-_JAX_RULES: Final = frozenset(RULES_OF_CONFIG.values())
 
 
-def _env(rules: str | RuleSet) -> Env:
+def _env(rules: str | RuleSet, namespace: Namespace | None = None) -> Env:
+    """The environment of a rule set, refused when ``namespace`` does not follow it."""
     ruleset = get_rules(rules)
+    if namespace is not None and ruleset.name not in namespace.rules:
+        raise ValueError(
+            f"{namespace.prefix}* follows {namespace.library}'s rule sets "
+            f"({', '.join(sorted(namespace.rules))}), not {ruleset.name!r}"
+        )
     env = _envs.get(ruleset.name)
     if env is None or env.rules is not ruleset:
-        if ruleset.name not in _JAX_RULES:
-            raise ValueError(
-                f"the function table is JAX's: use one of the JAX rule sets "
-                f"({', '.join(sorted(_JAX_RULES))}), not {ruleset.name!r}"
-            )
         env = Env(ruleset)
         _envs[ruleset.name] = env
     return env
@@ -302,7 +300,7 @@ def explain(
     """Return the entry of ``function`` and its outcome for these dtypes, without raising."""
     full = resolve(function)
     kind = table()[full]
-    env = _env(rules)
+    env = _env(rules, namespace_of(full))
     call = _bind(full, kind, args, options)
     return Explanation(full, kind, env.name, kind.result(call, env))
 

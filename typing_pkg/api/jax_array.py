@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import (
     Cast,
     Fixed,
@@ -24,8 +25,9 @@ from typing_pkg.api.kinds import (
     ToNumeric,
     ToReal,
 )
+from typing_pkg.api.namespace import Namespace
 
-__all__ = ["ARRAY"]
+__all__ = ["ARRAY", "NAMESPACES"]
 
 _SELF: Final = ("self",)
 _KEEP: Final = Keep(_SELF)
@@ -117,3 +119,7 @@ ARRAY: Final[Mapping[str, Kind]] = {
     "copy_to_host_async": _not("returns None"),
 }
 """``jax.Array``: every public member of ``dir(jax.Array)`` and the ``.at[...]`` updates."""
+
+
+NAMESPACES: Final = (Namespace("jax.Array.", ARRAY, "JAX", JAX_RULES, aliases=("Array.",)),)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""

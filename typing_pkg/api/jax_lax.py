@@ -25,10 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import Cast, Fill, Fixed, Keep, Kind, LaxDot, LaxSame, Like, Outputs
+from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_INTEGERS
 
-__all__ = ["ELEMENTWISE", "LAX", "SHAPE_OPERATIONS"]
+__all__ = ["ELEMENTWISE", "LAX", "NAMESPACES", "SHAPE_OPERATIONS"]
 
 _FC: Final = LaxSame(("x",), accepts="fc")
 _F: Final = LaxSame(("x",), accepts="f")
@@ -216,3 +218,7 @@ LAX: Final[Mapping[str, Kind]] = {
     "top_k": Outputs((_OPERAND, Fixed("int32", ("operand",), weak=True))),
 }
 """``jax.lax``: the covered names (see the module docs)."""
+
+
+NAMESPACES: Final = (Namespace("jax.lax.", LAX, "JAX", JAX_RULES, aliases=("lax.",)),)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""

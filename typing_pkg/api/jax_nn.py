@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import Create, Join, Keep, Kind, LaxSame, NotAnArray, ToInexact
+from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import NARROW_INTS
 
-__all__ = ["NN"]
+__all__ = ["NAMESPACES", "NN"]
 
 _LOGISTIC: Final = LaxSame(("x",), accepts="fc")
 _INEXACT_FLOAT_CONSTANT: Final = ToInexact(("x", "=py_float"))
@@ -81,3 +83,7 @@ NN: Final[Mapping[str, Kind]] = {
     "initializers": NotAnArray("the jax.nn.initializers module"),
 }
 """``jax.nn``: every public name."""
+
+
+NAMESPACES: Final = (Namespace("jax.nn.", NN, "JAX", JAX_RULES, aliases=("nn.",)),)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""

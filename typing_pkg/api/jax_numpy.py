@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import (
     Angle,
     Choose,
@@ -38,10 +39,11 @@ from typing_pkg.api.kinds import (
     UnknownDtype,
 )
 from typing_pkg.api.kinds import Cast as Cast
+from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import ABSTRACT, CONCRETE, NARROW_FLOATS, DType
 from typing_pkg.rules.jax import JaxX64Rules
 
-__all__ = ["FFT", "LINALG", "NUMPY"]
+__all__ = ["FFT", "LINALG", "NAMESPACES", "NUMPY"]
 
 # Shared entries: kinds are immutable, one object serves many names.
 _INEXACT: Final = ToInexact()
@@ -651,3 +653,11 @@ FFT: Final[Mapping[str, Kind]] = {
     "ifftshift": Keep(("x",)),
 }
 """``jax.numpy.fft``."""
+
+
+NAMESPACES: Final = (
+    Namespace("jax.numpy.", NUMPY, "JAX", JAX_RULES, aliases=("jnp.", "")),
+    Namespace("jax.numpy.linalg.", LINALG, "JAX", JAX_RULES, aliases=("jnp.linalg.", "linalg.")),
+    Namespace("jax.numpy.fft.", FFT, "JAX", JAX_RULES, aliases=("jnp.fft.", "fft.")),
+)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""

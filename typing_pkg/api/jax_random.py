@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, Sample, UnknownDtype
+from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_FLOATS
 
-__all__ = ["RANDOM"]
+__all__ = ["NAMESPACES", "RANDOM"]
 
 # uniform() refuses the types narrower than a byte: the samplers built on it too.
 _SUB_BYTE: Final = frozenset(SUB_BYTE_FLOATS)
@@ -108,3 +110,9 @@ RANDOM: Final[Mapping[str, Kind]] = {
     "random_gamma_p": NotAnArray("a lax primitive"),
 }
 """``jax.random``: every public name."""
+
+
+NAMESPACES: Final = (
+    Namespace("jax.random.", RANDOM, "JAX", JAX_RULES, aliases=("random.", "jr.")),
+)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""
