@@ -124,6 +124,7 @@ from mypy_plugin import (
 )
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
+from mypy_plugin.program_types import has_unknown_array
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
 from typing_pkg.dtypes import WEAK_NAMES
@@ -836,7 +837,7 @@ def _call_callback(
     if found is None:
         return ctx.default_return_type
     defn, callee = found
-    arg_types = dtype_names_.read_all(api, ctx.arg_types, ctx.args)
+    arg_types = dtype_names_.read_all(api, _without_context(api, ctx), ctx.args)
     traced = transforms.traced(callee)
     if traced:
         arg_types = [[inference_.traced_type(api, t) for t in actuals] for actuals in arg_types]
@@ -853,6 +854,23 @@ def _call_callback(
     # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
     # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
     return program_types.arrays_only(result) if traced else result
+
+
+def _without_context(api: CheckerPluginInterface, ctx: _Ctx) -> list[list[Type]]:
+    """The arguments' types, a call among them typed as it is alone (not in the context of an
+    unannotated parameter, ``Any``, where a generic call loses its dtype): the same answer
+    whether the call is written inline or bound to a name first."""
+    found: list[list[Type]] = []
+    for actuals, exprs in zip(ctx.arg_types, ctx.args, strict=True):
+        row: list[Type] = []
+        for typ, expr in zip(actuals, exprs, strict=True):
+            if isinstance(expr, CallExpr) and has_unknown_array(typ, any_counts=False):
+                alone = internals.type_without_context(api, expr)
+                if alone is not None and not has_unknown_array(alone, any_counts=False):
+                    typ = alone
+            row.append(typ)
+        found.append(row)
+    return found
 
 
 def plugin(version: str) -> type[Plugin]:

@@ -33,7 +33,13 @@ from typing import Final, TypeAlias
 from mypy.checker import TypeChecker
 from mypy.checkexpr import has_uninhabited_component as _has_uninhabited_component
 from mypy.errorcodes import ErrorCode
-from mypy.errors import ErrorInfo, ErrorWatcher, IterationDependentErrors, IterationErrorWatcher
+from mypy.errors import (
+    ErrorInfo,
+    Errors,
+    ErrorWatcher,
+    IterationDependentErrors,
+    IterationErrorWatcher,
+)
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     ARG_POS,
@@ -209,6 +215,21 @@ def operator(
     return found
 
 
+def type_without_context(api: CheckerPluginInterface, expr: Expression) -> Type | None:
+    """The type of ``expr`` inferred with no type context, reporting nothing.
+
+    An argument is inferred in the context of its parameter: for an
+    unannotated parameter (``Any``) a generic call loses what its own
+    arguments fix (``np.zeros(3, np.uint8)`` is ``ndarray[..., Any]`` there,
+    ``ndarray[..., dtype[uint8]]`` alone), which a name bound to it keeps.
+    """
+    checker = _checker(api)
+    if checker is None:
+        return None
+    with checker.msg.filter_errors():
+        return checker.expr_checker.accept(expr, None, allow_none_return=True)
+
+
 def call_quietly(
     api: CheckerPluginInterface,
     callee: CallableType | Overloaded,
@@ -367,7 +388,14 @@ def report(
     made: list[Reported] = []
     try:
         checker.msg.add_errors(errors)
+        if notes:
+            installed = _one_reveal_notes.get(id(collector))
+            if installed is None or installed.errors is not collector:
+                installed = _one_reveal_notes[id(collector)] = _one_reveal_note(collector)
+            if installed not in watchers:
+                watchers.insert(0, installed)  # below every watcher mypy pushes
         for (line, column, end_line, end_column), typ in notes:
+            _withdraw_reveals(collector.error_info_map.get(collector.file, []), line, column)
             shown = typ.accept(TypeStrVisitor(options=checker.options))
             info = collector.report(
                 line,
@@ -382,6 +410,52 @@ def report(
     finally:
         collector._watchers = watchers
     return made
+
+
+_REVEAL_NOTES: Final = ('Revealed type is "', "'reveal_type' always outputs 'Any'")
+"""How mypy's notes of a ``reveal_type`` begin (the second: in an unchecked function)."""
+
+
+def _is_reveal(info: ErrorInfo, line: int, column: int) -> bool:
+    return (
+        info.severity == "note"
+        and (info.line, info.column) == (line, column)
+        and info.message.startswith(_REVEAL_NOTES)
+    )
+
+
+def _one_reveal_note(errors: Errors) -> ErrorWatcher:
+    """A watcher that drops mypy's own note of a ``reveal_type`` the plugin has answered.
+
+    mypy may check a function's body after a call of it that the plugin typed
+    (a function defined below its caller, an unchecked body): its note
+    (``Any`` there) would then follow the plugin's.  Kept at the bottom of
+    mypy's stack of watchers for the build, it keeps no state: a note is
+    dropped while the plugin's own note at its place is in the file's list
+    (mypy empties a file's list when it checks the file again).
+    """
+
+    def drop(file: str, info: ErrorInfo) -> bool:
+        if info.severity != "note" or info.priority == _AFTER_MYPY:
+            return False
+        if not info.message.startswith(_REVEAL_NOTES):
+            return False
+        return any(
+            other.priority == _AFTER_MYPY and _is_reveal(other, info.line, info.column)
+            for other in errors.error_info_map.get(file, [])
+        )
+
+    return ErrorWatcher(errors, filter_errors=drop)
+
+
+_one_reveal_notes: dict[int, ErrorWatcher] = {}
+"""Each build's watcher (by the identity of mypy's ``Errors``: one per build)."""
+
+
+def _withdraw_reveals(infos: list[ErrorInfo], line: int, column: int) -> None:
+    """Remove the notes of the ``reveal_type`` at ``(line, column)`` recorded so far: the
+    plugin's note, which holds what the calls of the function show, is its one note."""
+    infos[:] = [info for info in infos if not _is_reveal(info, line, column)]
 
 
 def withdraw_note(api: CheckerPluginInterface, file: str, note: Reported) -> None:
