@@ -10,10 +10,11 @@ needs no annotation change:
   is accepted where an ``Array[float32]`` is expected (gradual typing), and an
   ``Array[float32]`` is accepted by every JAX function.
 * **Members** (none here): ``typing_pkg.typing.Array`` declares JAX's
-  members itself in its stub (``.at[...]``, ``.block_until_ready()``,
-  ``.sharding``, ``.sum()``, ``.reshape()``: ``typing_pkg.stubgen.array_members``),
-  rather than deriving from JAX's class, and the plugin types their results
-  from the API table.
+  members itself for type checkers (``.at[...]``, ``.block_until_ready()``,
+  ``.sharding``, ``.sum()``, ``.reshape()``: "JAX's members" in
+  ``typing_pkg/typing.py``, checked against JAX's stub by
+  ``tests/stubs/test_array_members.py``), rather than deriving from JAX's
+  class, and the plugin types their results from the API table.
 * **Narrowing** (``isinstance_callback``): ``isinstance(x, jax.Array)`` (and
   ``jnp.ndarray``) narrows ``x`` to ``Array[Any]``, as an annotation
   ``jax.Array`` reads, not to JAX's own class.

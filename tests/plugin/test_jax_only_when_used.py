@@ -3,7 +3,7 @@ and ``Array`` has JAX's members whatever the order in which mypy checks the modu
 
 ``typing_pkg.typing`` depends on nothing of JAX's (JAX's modules depend on it),
 and ``Array`` declares ``jax.Array``'s members itself
-(``typing_pkg.stubgen.array_members``).  The case that once gave a false
+("JAX's members" in ``typing_pkg/typing.py``).  The case that once gave a false
 error: a module annotating ``Array[float32]`` without importing JAX, in a
 program that does import JAX, is checked before JAX's modules are; its
 ``x.sum()`` and ``x.at[0].set(1.0)`` must type as in any other module.
