@@ -90,6 +90,7 @@ from mypy_plugin.program_facts import (
     literal_value,
 )
 from mypy_plugin.program_types import (
+    dtype_conflict,
     erase_all,
     has_unknown_array,
     is_program_class,
@@ -113,6 +114,8 @@ _NOT_A_CALL_OF_ITS_DEFINITION: Final = "typing_pkg.gradient."
 MAX_DEPTH: Final = 6
 """How deep specialisations may nest (a call in a specialised body specialises too)."""
 _OUR_CODES: Final = frozenset({DTYPE_PROMOTION.code, UNEXPECTED.code})
+_RETURN_VALUE: Final = "return-value"
+"""mypy's code of a ``return`` that breaks the declared return type (``_broken_promises``)."""
 _NARROWABLE: Final = frozenset({ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT})
 
 
@@ -543,7 +546,7 @@ class Inference:
                 defn,
                 override,
                 local,
-                _OUR_CODES,
+                _OUR_CODES | {_RETURN_VALUE},
                 lambda: self._remember_closures(api, defn) if reveals else None,
             )
         finally:
@@ -551,10 +554,33 @@ class Inference:
             for var, typ in saved:
                 var.type = typ
             del defn.expanded[expanded:]
+        errors = self._broken_promises(api, defn, override, errors)
         if not reveals:  # a check that only infers the return type shows nothing new
             return self._returned(api, defn), errors, None
         self._reveal(api, revealed)
         return self._returned(api, defn), errors, revealed
+
+    def _broken_promises(
+        self,
+        api: CheckerPluginInterface,
+        defn: FuncItem,
+        override: CallableType,
+        errors: list[internals.Reported],
+    ) -> list[internals.Reported]:
+        """Keep of the check's ``return-value`` errors those of a broken promise: a ``return``
+        of the function whose value, for this call's arguments, is an array of another dtype
+        than the declared return type (``-> Array[bfloat16]`` returning float32).  Any other
+        mismatch is mypy's own to report, in its check of the function."""
+        if not any(_is_return_value(e) for e in errors):
+            return errors
+        facts = self.facts(api)
+        returns = [] if facts is None else facts.returns.get(id(defn), [])
+        broken: set[int] = set()
+        for stmt in returns:
+            typ = None if stmt.expr is None else internals.type_of(api, stmt.expr)
+            if typ is not None and known_dtypes(typ) and dtype_conflict(override.ret_type, typ):
+                broken.add(stmt.line)
+        return [e for e in errors if not _is_return_value(e) or e.line in broken]
 
     def _remember_closures(self, api: CheckerPluginInterface, defn: FuncItem) -> None:
         """Record the parameters of ``defn``'s specialised check for its nested functions."""
@@ -646,6 +672,10 @@ class Inference:
         self._notes[key] = (file, note)
         if previous is not None:
             internals.withdraw_note(api, *previous)
+
+
+def _is_return_value(error: internals.Reported) -> bool:
+    return error.code is not None and error.code.code == _RETURN_VALUE
 
 
 def _default_type(api: CheckerPluginInterface, default: Expression | None) -> Type | None:
