@@ -12,7 +12,7 @@ installed JAX.
 from __future__ import annotations
 
 import ast
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
@@ -52,10 +52,10 @@ def _parameters(path: Path, name: str) -> dict[str, list[str]]:
 
 
 def _jax_stub(module: str) -> Path:
-    spec = importlib.util.find_spec("jax")
-    if spec is None or spec.origin is None:
-        pytest.skip("JAX is not installed")  # pragma: no cover - .[test,jax] installs it
-    return Path(spec.origin).parent / (module + ".pyi")
+    """JAX's own stub of ``module`` (``.[test,jax]`` installs JAX: a missing JAX is an error)."""
+    jax = importlib.import_module("jax")
+    assert jax.__file__ is not None
+    return Path(jax.__file__).parent / (module + ".pyi")
 
 
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
