@@ -126,6 +126,17 @@ FUNCTION_FAILURES: Final[tuple[FunctionFailure, ...]] = (
         rules=_ALL,
         kind="bug",
         reason=(
+            "boolean indices are a mask: put_along_axis reads the recipe's (2, 2) boolean "
+            "indices as indexing more dimensions than the array has, a shape error"
+        ),
+        message=r"IndexError: Too many indices",
+        functions=frozenset({"jax.numpy.put_along_axis"}),
+        operands=frozenset({"bool_"}),
+    ),
+    FunctionFailure(
+        rules=_ALL,
+        kind="bug",
+        reason=(
             "JAX's integer helpers (iinfo, the integer power's bit-width table) have no "
             "entry for the 1-, 2- and 4-bit integers: a function that asks for one fails "
             "inside JAX although the dtype semantics define its result"

@@ -87,6 +87,26 @@ STUB_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
         ),
         functions=frozenset({"jax.lax.index_take"}),
     ),
+    CheckerException(
+        reason=(
+            "the stubs keep JAX's declaration of an index parameter the table requires to be "
+            "an integer where no annotation says it (a sequence of scalars, dynamic_slice's "
+            "start_indices; a Python int but not a bool, dynamic_index_in_dim's index): a "
+            "float index is accepted, the table's refusal is the mypy plugin's"
+        ),
+        functions=frozenset(
+            {
+                "jax.lax.dynamic_slice",
+                "jax.lax.dynamic_slice_in_dim",
+                "jax.lax.dynamic_index_in_dim",
+                "jax.lax.dynamic_update_slice",
+                "jax.lax.dynamic_update_slice_in_dim",
+                "jax.lax.dynamic_update_index_in_dim",
+            }
+        ),
+        applies=lambda cell: re.search(r"\bstart_ind|\bindex=", cell.left) is not None,
+        rules=frozenset({"jax", "jax-strict"}),
+    ),
 )
 """The failing cells the stubs cannot avoid, each with its reason."""
 

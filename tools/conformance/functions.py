@@ -53,7 +53,7 @@ import re
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -691,6 +691,50 @@ def _cases(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> list[di
     return cases
 
 
+_HELPER_SHAPES: Final[Mapping[str, tuple[int, ...]]] = {
+    "@ints": (2, 2),
+    "@ints1": (2,),
+    "@int_scalar": (),
+}
+"""The shapes of the index helpers (:func:`_value`), for index arrays of other dtypes."""
+
+
+def _required_cases(
+    kind: Kind, recipe: Recipe, arrays: Sequence[str]
+) -> tuple[list[dict[str, Any]], dict[str, tuple[int, ...]]]:
+    """Calls giving each parameter of ``kind.requires`` (an index the recipe otherwise
+    fixes) every dtype, the others one float32 array; and the shapes those indices take.
+
+    ``take_along_axis(float32 array, indices of each dtype)``: JAX refuses the float
+    indices.  A recipe's index is an array helper (``"@ints"``), a number (one scalar
+    index: Python scalars are tried too) or a tuple of numbers (a sequence of scalars).
+    """
+    base: dict[str, Any] = {
+        p.name: ("float32",) if p.sequence else "float32"
+        for p in kind.params
+        if not p.ignored and not p.constant and not p.optional
+    }
+    cases: list[dict[str, Any]] = []
+    shapes: dict[str, tuple[int, ...]] = {}
+    for name, _ in kind.requires:
+        param = next((p for p in kind.params if p.name == name), None)
+        default = recipe.extra.get(name)
+        if param is None or not param.ignored or default is None:
+            continue
+        if isinstance(default, str):
+            if default not in _HELPER_SHAPES:
+                continue
+            shapes[name] = _HELPER_SHAPES[default]
+            dtypes: tuple[str, ...] = tuple(arrays)
+        else:
+            shapes[name] = ()
+            dtypes = (*arrays, *PY_SCALARS)
+        for t in dtypes:
+            value = (t,) * len(default) if isinstance(default, tuple) else t
+            cases.append({**base, name: value})
+    return cases, shapes
+
+
 def _pairs(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> Iterator[tuple[str, str]]:
     paired = [t for t in arrays if t in PAIR_DTYPES or t in WEAK_NAMES]
     if kind.one_dtype:
@@ -862,6 +906,9 @@ class _Observer:
         if recipe.eager:
             arrays = [t for t in arrays if t in PAIR_DTYPES or t in WEAK_NAMES]
         cases = [{**case, **recipe.fixed} for case in _cases(kind, arrays, scalars)]
+        required_cases, index_shapes = _required_cases(kind, recipe, arrays)
+        if index_shapes:
+            recipe = replace(recipe, shapes={**index_shapes, **recipe.shapes})
         required = _required_options(kind, signature)
         calls: list[tuple[Mapping[str, Any], Mapping[str, str]]] = []
         if not required:
@@ -874,6 +921,7 @@ class _Observer:
                 calls += [(case, {required[0]: "float32"}) for case in cases]
         if "promote_integers" in kind.options:
             calls += [(case, {"promote_integers": "False"}) for case in cases]
+        calls += [({**case, **recipe.fixed}, {}) for case in required_cases]
         prepared: list[tuple[Any, Callable[[Any], Any]]] = []
         failed: dict[int, BaseException] = {}
         for i, (case, options) in enumerate(calls):

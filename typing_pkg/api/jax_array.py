@@ -76,7 +76,9 @@ ARRAY: Final[Mapping[str, Kind]] = {
     "sort": _KEEP,
     "squeeze": _KEEP,
     "swapaxes": _KEEP,
-    "take": _KEEP,
+    "take": Keep(
+        ("self", "~indices"), requires=(("indices", "biu"),), adds=(("indices", "py_int"),)
+    ),
     "transpose": _KEEP,
     "addressable_data": _KEEP,
     "to_device": _KEEP,

@@ -206,10 +206,22 @@ LAX: Final[Mapping[str, Kind]] = {
     "concatenate": LaxSame(("operands[]",)),
     "stack": LaxSame(("operands[]",)),
     "pad": LaxSame(("operand", "padding_value")),
-    "dynamic_update_slice": LaxSame(("operand", "update"), strong=True),
-    "dynamic_update_slice_in_dim": LaxSame(("operand", "update"), strong=True),
-    "dynamic_update_index_in_dim": LaxSame(("operand", "update"), strong=True),
     **dict.fromkeys(SHAPE_OPERATIONS, _OPERAND),
+    # The dynamic index arguments must be integers (of one dtype, which is not modelled).
+    "dynamic_slice": Keep(("operand", "~start_indices[]"), requires=(("start_indices", "iu"),)),
+    "dynamic_slice_in_dim": Keep(("operand", "~start_index"), requires=(("start_index", "iu"),)),
+    "dynamic_index_in_dim": Keep(("operand", "~index"), requires=(("index", "iu"),)),
+    "dynamic_update_slice": LaxSame(
+        ("operand", "update", "~start_indices[]"),
+        strong=True,
+        requires=(("start_indices", "iu"),),
+    ),
+    "dynamic_update_slice_in_dim": LaxSame(
+        ("operand", "update", "~start_index"), strong=True, requires=(("start_index", "iu"),)
+    ),
+    "dynamic_update_index_in_dim": LaxSame(
+        ("operand", "update", "~index"), strong=True, requires=(("index", "iu"),)
+    ),
     "squeeze": Keep(("array",)),
     "expand_dims": Keep(("array",)),
     "unstack": Keep(("x",)),

@@ -238,7 +238,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "where": Choose("x", Join(("~condition", "x?", "y?")), Fixed("i", ("~condition",))),
     "select": Join(("~condlist[]", "choicelist[]", "default=py_int")),
     # choose indexes jnp.array(choices): a list, so strongly typed.
-    "choose": Join(("~a", "choices[]"), strong=True),
+    "choose": Join(("~a", "choices[]"), strong=True, requires=(("a", "iu"),)),
     "piecewise": Keep(("x",), weak=False),
     "bitwise_count": Fixed("uint8", ("x",), accepts="biu", refuses=frozenset({"int2", "int4"})),
     # -- predicates ------------------------------------------------------------------------
@@ -349,7 +349,6 @@ NUMPY: Final[Mapping[str, Kind]] = {
             "sort",
             "squeeze",
             "swapaxes",
-            "take",
             "transpose",
             "fill_diagonal",
             "put",
@@ -377,10 +376,14 @@ NUMPY: Final[Mapping[str, Kind]] = {
     "extract": Keep(("~condition", "arr"), weak=False),
     # the values are cast to the array's dtype (they must promote with it)
     "place": Keep(("arr", "~mask", "~vals"), check=("vals",)),
-    "put_along_axis": Keep(("arr", "~indices", "~values"), check=("values",)),
+    "put_along_axis": Keep(
+        ("arr", "~indices", "~values"), check=("values",), requires=(("indices", "biu"),)
+    ),
     "put": Keep(("a", "~ind", "~v"), check=("v",)),
     "fill_diagonal": Keep(("a", "~val"), check=("val",)),
-    "take_along_axis": Keep(("arr",)),
+    # indices must be integers (take: or booleans); JAX raises for others
+    "take_along_axis": Keep(("arr", "~indices"), requires=(("indices", "iu"),)),
+    "take": Keep(("a", "~indices"), requires=(("indices", "biu"),), adds=(("indices", "py_int"),)),
     "trim_zeros": Keep(("filt",)),
     "split": _SPLIT,
     "array_split": _SPLIT,

@@ -219,6 +219,16 @@ class Env:
         return self.canon(requested)
 
 
+_KINDS_READ: Final[Mapping[str, str]] = {
+    "iu": "integer",
+    "biu": "integer or boolean",
+    "fc": "inexact",
+    "f": "floating",
+    "iufc": "numeric",
+}
+"""How a ``requires`` error reads the kinds a parameter must be of."""
+
+
 def accept(function: str, t: str, accepts: str) -> str | Undefined:
     """Return ``t`` if its kind is one of ``accepts`` (kind letters), else why not."""
     if BY_NAME[t].kind not in accepts:
@@ -318,6 +328,13 @@ class Kind(ABC):
     unknown_for: frozenset[str] = field(default=frozenset(), kw_only=True)
     """Dtypes for which the result is not modelled (JAX's partial support of the 1- and
     2-bit integers): "unknown", never wrong."""
+    requires: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
+    """Parameters whose dtype must be of some kinds (``b i u f c``): ``ldexp``'s integer
+    ``x2``, the integer indices of ``take_along_axis`` and ``dynamic_slice``."""
+    adds: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
+    """Parameters the implementation adds a Python scalar to (its kind: ``py_int``), which
+    must promote with it: ``take`` wraps negative indices, so strict promotion refuses
+    boolean ones."""
     params: tuple[Param, ...] = field(init=False)
     """The array parameters, in JAX's positional order (those of a composite kind gathered
     from its parts): parsed once, when the kind is made, from ``_params``."""
@@ -358,7 +375,7 @@ class Kind(ABC):
         A parameter the result reads may be listed too: ``checks() - reads()`` are those
         checked only, each ignored in ``params``.
         """
-        found: set[str] = set()
+        found = {name for name, _ in (*self.requires, *self.adds)}
         for branch in self.branches():
             found |= branch.checks()
         return frozenset(found)
@@ -392,6 +409,19 @@ class Kind(ABC):
                     return Undefined(f"{short(call.function)} does not accept dtype {t}")
                 if found in self.unknown_for:
                     return Unknown(f"{short(call.function)} of {found} is not modelled")
+        for name, kinds in self.requires:
+            for t in call.operands((name,)):
+                given = env.operand(t)
+                if isinstance(given, Undefined):
+                    return given
+                if BY_NAME[given].kind not in kinds:
+                    what = _KINDS_READ.get(kinds, f"of kind {'/'.join(kinds)}")
+                    return Undefined(f"{short(call.function)} needs {what} {name}, not {given}")
+        for name, scalar in self.adds:
+            for t in call.operands((name,)):
+                joined = env.join([t, scalar])
+                if isinstance(joined, Undefined):
+                    return joined
         try:
             return self.compute(call, env)
         except NoOperands:

@@ -69,8 +69,6 @@ class Join(Listed, DtypeOption, Kind):
     dtype: str | None = None
     """An option that sets the result dtype (``concatenate``'s ``dtype``, ``dot``'s
     ``preferred_element_type``)."""
-    requires: tuple[tuple[str, str], ...] = ()
-    """Parameters (not joined) whose dtype must be of some kinds (``ldexp``: ``x2`` integer)."""
     after: tuple[str, ...] = ()
     """Operands the implementation joins with the converted result (``var`` divides by a
     Python float: the narrow types that do not promote with one are refused)."""
@@ -98,7 +96,7 @@ class Join(Listed, DtypeOption, Kind):
 
     def checks(self) -> frozenset[str]:
         """The ``check`` parameters and those of ``requires``."""
-        return frozenset((*self.check, *(name for name, _ in self.requires)))
+        return super().checks() | frozenset(self.check)
 
     def _to_join(self, call: Call, env: Env) -> list[str] | Undefined:
         """The operands to join (the call's here; ``RealiseFirst`` realises some first)."""
@@ -133,14 +131,6 @@ class Join(Listed, DtypeOption, Kind):
             checked_join = env.join([joined, *call.operands(self.check)])
             if isinstance(checked_join, Undefined):
                 return checked_join
-        for name, kinds in self.requires:
-            for t in call.operands((name,)):
-                found = env.operand(t)
-                if isinstance(found, Undefined):
-                    return found
-                checked = accept(call.function, found, kinds)
-                if isinstance(checked, Undefined):
-                    return checked
         requested = dtype_option(call, self.dtype, env, self.refuses)
         if requested is not None:
             if isinstance(requested, Undefined):

@@ -97,8 +97,8 @@ class Keep(Listed, Kind):
     other scalars are refused) or ``"int-only"`` (the same, a bool refused too)."""
 
     def checks(self) -> frozenset[str]:
-        """The ``check`` parameters."""
-        return frozenset(self.check)
+        """The ``check`` parameters and those of ``requires``."""
+        return super().checks() | frozenset(self.check)
 
     def compute(self, call: Call, env: Env) -> Result:
         """The input, realised when the function drops the weak type."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import RuleSet
@@ -118,14 +118,29 @@ def is_required(fn: ast.FunctionDef, name: str) -> bool:
     return name in names and names.index(name) < len(positional) - len(a.defaults)
 
 
+_STANDS_FOR_KIND: Final = {
+    "i": "int32",
+    "u": "uint32",
+    "b": "bool_",
+    "f": "float32",
+    "c": "complex64",
+}
+"""A dtype of each kind, for an ignored parameter that must be of some kinds (an index)."""
+
+
 def probe(kind: Kind, values: Mapping[str, object]) -> tuple[object, ...]:
-    """Positional arguments for the table: ``values`` by name, ``bool_`` where ignored."""
+    """Positional arguments for the table: ``values`` by name, ``bool_`` where ignored (an
+    integer where the kind requires one: ``take``'s indices)."""
+    required = dict(kind.requires)
     args: list[object] = []
     for param in kind.params:
         if param.name in values:
             args.append(values[param.name])
         elif param.optional:
             break
+        elif param.name in required:
+            kinds = required[param.name]
+            args.append(next(_STANDS_FOR_KIND[k] for k in "iubfc" if k in kinds))
         else:
             args.append("bool_")
     return tuple(args)

@@ -275,9 +275,10 @@ def checked_annotations(
     every = _operand_types(oracle, "", optional=False)
     types = [t for t in every if t is not None and not t.startswith("py_")]
     found: dict[str, str] = {}
+    sequences = {p.name for p in kind.params if p.sequence}
     for name in sorted(kind.checks() - kind.reads()):
-        if find_arg(fn, name) is None:
-            continue
+        if find_arg(fn, name) is None or name in sequences:
+            continue  # a sequence (dynamic_slice's start_indices) keeps JAX's declaration
 
         def answer(t: str, value: str | None, name: str = name) -> str | None:
             values = {name: value} if value is not None else {}
@@ -286,6 +287,12 @@ def checked_annotations(
             return oracle.call(function, probe(kind, values))
 
         good = [c for c in every if all(answer(t, c) == answer(t, None) for t in types)]
+        kinds = [scalar for scalar, _ in SCALAR_TYPES]
+        widest = max((kinds.index(c) for c in good if c in kinds), default=-1)
+        if not set(kinds[: widest + 1]) <= set(good):
+            # An int index but not a bool: a checker takes a bool for an int, so the int is
+            # said and the bool with it (tools/conformance/function_stubs.py names the cells).
+            good = [*good, *kinds[: widest + 1]]
         annotation = _operand_annotation(good, every, module)
         if annotation == "":
             return None
