@@ -117,13 +117,16 @@ from mypy_plugin import (
     inference,
     jax_api,
     jax_array,
+    keyed_dicts,
     names,
     program_types,
+    pytrees,
     transforms,
     types,
 )
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin.config import ConfigError, PluginConfig, fail, fingerprint
+from mypy_plugin.jaxtyping_types import ANNOTATED, JaxtypingTypes
 from mypy_plugin.program_types import has_unknown_array
 from mypy_plugin.types import array_class, base_of
 from typing_pkg import __version__ as _RELEASE
@@ -166,6 +169,7 @@ _INDEPENDENT: Final = frozenset(
     {"builtins", "_typeshed", "typing_extensions", "numpy", "ml_dtypes"}
 )
 """Modules that cannot depend on typing_pkg (besides the standard library)."""
+_DICT_ITEM: Final = f"{keyed_dicts.DICT}.__getitem__"
 _BUILTIN_WIDENED: Final = frozenset(
     m for m in names.BINARY_METHODS if m not in {"__eq__", "__ne__"}
 )
@@ -271,8 +275,10 @@ class TypingPkgPlugin(Plugin):
         )
         self._user_names: Final[dict[str, tuple[MypyFile, bool]]] = {}
         """``_is_user_name``'s answers, with the module that decided (a new build: asked again)."""
+        jaxtyping = JaxtypingTypes()
         self._type_hooks: Final[dict[str, Callable[[AnalyzeTypeContext], Type]]] = {
-            names.JAX_ARRAY: jax_array.analyze_jax_array
+            names.JAX_ARRAY: jax_array.analyze_jax_array,
+            **{name: partial(jaxtyping.hook, name) for name in ANNOTATED},
         }
         self._modules_of_build: dict[str, MypyFile] = {}
         """The build's modules, by name (``set_modules``; filled as mypy loads them)."""
@@ -548,6 +554,8 @@ class TypingPkgPlugin(Plugin):
                 return self._rebound(partial(jax_api.at_callback, self._jax_hooks, method))
         if method == "__getitem__" and self._is_array_class(owner):
             return self._index
+        if fullname == _DICT_ITEM:
+            return self._rebound(self._dict_item)
         if method == "__iter__" and self._is_jax_array_class(owner):
             return self._inferred_rows
         if self._jax.enabled and not method.startswith("__"):
@@ -559,6 +567,10 @@ class TypingPkgPlugin(Plugin):
         if owner.startswith("jax."):
             return self._jax_result
         return None
+
+    def _dict_item(self, ctx: MethodContext) -> Type:
+        """``d["key"]``: the key's type on a dict whose keys the program wrote (``pytrees``)."""
+        return pytrees.item_type(ctx, self._inference.facts(ctx.api))
 
     def _jax_result(self, ctx: FunctionContext | MethodContext) -> Type:
         """A call of JAX's API the table does not type: its ``jax.Array`` results are ours."""
@@ -634,7 +646,9 @@ class TypingPkgPlugin(Plugin):
             if self._jax.enabled:
                 full = self._jax.function(fullname)
                 if full is not None:
-                    return self._rebound(partial(jax_api.function_callback, self._jax_hooks, full))
+                    return self._rebound(
+                        _arguments_alone(partial(jax_api.function_callback, self._jax_hooks, full))
+                    )
                 if not self._jax.settled(fullname):
                     self._provisional = True  # a function of the table's name not analysed yet
             return self._jax_result
@@ -854,6 +868,25 @@ def _call_callback(
     # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
     # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
     return program_types.arrays_only(result) if traced else result
+
+
+def _arguments_alone(
+    callback: Callable[[FunctionContext], Type],
+) -> Callable[[FunctionContext], Type]:
+    """``callback`` given the arguments' types as they are alone (``_without_context``):
+    ``jnp.asarray(np.zeros(3, np.uint8))`` is ``uint8`` inline as through a name."""
+
+    def alone(ctx: FunctionContext) -> Type:
+        arg_types = _without_context(ctx.api, ctx)
+        if any(
+            a is not b
+            for new, old in zip(arg_types, ctx.arg_types, strict=True)
+            for a, b in zip(new, old, strict=True)
+        ):
+            ctx = ctx._replace(arg_types=arg_types)
+        return callback(ctx)
+
+    return alone
 
 
 def _without_context(api: CheckerPluginInterface, ctx: _Ctx) -> list[list[Type]]:

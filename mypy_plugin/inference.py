@@ -80,6 +80,7 @@ from mypy.types import (
 )
 
 from mypy_plugin import mypy_internals as internals
+from mypy_plugin import pytrees
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.program_facts import (
@@ -281,14 +282,16 @@ class Inference:
             if found is None:
                 return None
             defn, callee_type = found
-        if len(callee_type.arg_types) != len(args) or any(
-            k != ARG_POS for k in callee_type.arg_kinds
+        if callee_type.arg_kinds == [ARG_STAR]:  # lambda *xs: jnp.stack(xs)
+            by_formal, kinds = [list(args)], [[ARG_POS] * len(args)]
+        elif len(callee_type.arg_types) == len(args) and all(
+            k == ARG_POS for k in callee_type.arg_kinds
         ):
+            by_formal, kinds = [[a] for a in args], [[ARG_POS] for _ in args]
+        else:
             return None
         missing = AnyType(TypeOfAny.special_form)
-        result = self.specialise_call(
-            api, callee_type, defn, [[a] for a in args], None, defn, missing
-        )
+        result = self.specialise_call(api, callee_type, defn, by_formal, kinds, defn, missing)
         return None if get_proper_type(result) is missing else result
 
     def specialise_call(
@@ -349,6 +352,8 @@ class Inference:
             if len(actuals) != 1 or kind not in _NARROWABLE:
                 continue
             actual = _argument_type(actuals[0])
+            if arg_exprs is not None and i < len(arg_exprs) and len(arg_exprs[i]) == 1:
+                actual = pytrees.refined(api, self.facts(api), arg_exprs[i][0], actual)
             if is_subtype(actual, declared) and not isinstance(get_proper_type(actual), AnyType):
                 new_args[formal] = actual
                 narrowed = narrowed or known_dtypes(actual)
@@ -598,7 +603,9 @@ class Inference:
         if isinstance(defn, LambdaExpr):
             last = defn.body.body[-1] if defn.body.body else None
             if isinstance(last, ReturnStmt) and last.expr is not None:
-                return internals.type_of(api, last.expr)
+                typ = internals.type_of(api, last.expr)
+                facts = self.facts(api)
+                return None if typ is None else pytrees.refined(api, facts, last.expr, typ)
             return None
         facts = self.facts(api)
         returns = None if facts is None else facts.returns.get(id(defn))
@@ -612,7 +619,7 @@ class Inference:
             typ = internals.type_of(api, stmt.expr)
             if typ is None:
                 return None
-            found.append(typ)
+            found.append(pytrees.refined(api, facts, stmt.expr, typ))
         if not ends(defn.body):
             found.append(NoneType())
         if not found:

@@ -72,6 +72,7 @@ from mypy.types import (
     Type,
     TypeOfAny,
     TypeStrVisitor,
+    UnboundType,
 )
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "Reported",
     "Reveals",
     "analysis_of",
+    "annotated",
     "call_quietly",
     "check_body",
     "checking",
@@ -88,6 +90,7 @@ __all__ = [
     "error_file",
     "has_uninhabited_component",
     "in_ignored_file",
+    "module_analysed",
     "module_checked",
     "module_named",
     "named_type",
@@ -516,6 +519,23 @@ def analysis_of(
     if not isinstance(api, TypeAnalyser) or not isinstance(api.api, SemanticAnalyzer):
         return None
     return api.api, api.defining_alias, api.api.statement
+
+
+def annotated(api: TypeAnalyzerPluginInterface, typ: UnboundType, fullname: str) -> Type:
+    """``Annotated[T, ...]`` as mypy analyses it (``T``): a type-analysis hook on
+    ``typing.Annotated`` (jaxtyping's families are aliases of it) answers mypy's own
+    analysis for what it does not change.  mypy calls hooks before its special forms."""
+    if not isinstance(api, TypeAnalyser):
+        return AnyType(TypeOfAny.special_form)  # pragma: no cover - mypy always passes one
+    found = api.try_analyze_special_unbound_type(typ, fullname)
+    return AnyType(TypeOfAny.from_error) if found is None else found
+
+
+def module_analysed(api: TypeAnalyzerPluginInterface) -> MypyFile | None:
+    """The module whose type is being analysed (to read its imports)."""
+    if not isinstance(api, TypeAnalyser) or not isinstance(api.api, SemanticAnalyzer):
+        return None
+    return api.api.cur_mod_node
 
 
 def rebase(info: TypeInfo, bases: list[Instance]) -> bool:

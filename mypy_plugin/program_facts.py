@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from mypy.nodes import (
     FUNC_NO_INFO,
@@ -14,6 +15,7 @@ from mypy.nodes import (
     ClassDef,
     Context,
     Decorator,
+    DelStmt,
     Expression,
     ExpressionStmt,
     FloatExpr,
@@ -22,6 +24,7 @@ from mypy.nodes import (
     FuncItem,
     GlobalDecl,
     IfStmt,
+    IndexExpr,
     IntExpr,
     ListExpr,
     MatchStmt,
@@ -187,6 +190,10 @@ class ModuleFacts:
         self._attribute_bindings: dict[tuple[int, str], list[tuple[Expression, MemberExpr]]] = {}
         self.rebound_functions: set[int] = set()
         """Decorated functions whose name their scope binds again (``f = jit(partial(f, …))``)."""
+        self.mutated: set[str] = set()
+        """Names of the variables and attributes whose items the module sets or deletes
+        anywhere (``d[k] = v``, ``del d[k]``, ``d.update(…)``): their keys' types may change
+        (``mypy_plugin.pytrees``)."""
         self.discarded: dict[int, CallExpr] = {}
         """Calls whose value is discarded (an expression statement: ``main()``), by id."""
         self.memo: dict[tuple[int, tuple[Type, ...]], Memo] = {}
@@ -287,6 +294,7 @@ class ModuleFacts:
                     if target is not None:
                         other.update(n.name for n in _target_names(target))
                         variables += _inferred_targets(target)
+            self._mutations(stmt)
             if isinstance(stmt, AssignmentStmt):
                 for lvalue in stmt.lvalues:
                     variables += _inferred_targets(lvalue)
@@ -326,6 +334,35 @@ class ModuleFacts:
                 for block in _blocks(stmt):
                     self._walk(block.body, declared, returns, assignments, other, variables)
 
+    def _mutations(self, stmt: Statement) -> None:
+        """Note the names whose items ``stmt`` sets, deletes or updates."""
+        targets: list[Expression] = []
+        if isinstance(stmt, AssignmentStmt):
+            for lvalue in stmt.lvalues:
+                targets += lvalue.items if isinstance(lvalue, TupleExpr | ListExpr) else [lvalue]
+            value: Expression | None = stmt.rvalue
+        elif isinstance(stmt, OperatorAssignmentStmt):
+            targets.append(stmt.lvalue)
+            value = stmt.rvalue
+        elif isinstance(stmt, DelStmt):
+            targets += stmt.expr.items if isinstance(stmt.expr, TupleExpr) else [stmt.expr]
+            value = None
+        else:
+            value = stmt.expr if isinstance(stmt, ExpressionStmt) else None
+        for target in targets:
+            if isinstance(target, IndexExpr):
+                self._mutated(target.base)
+        if (
+            isinstance(value, CallExpr)
+            and isinstance(value.callee, MemberExpr)
+            and value.callee.name in _MUTATORS
+        ):
+            self._mutated(value.callee.expr)
+
+    def _mutated(self, base: Expression) -> None:
+        if isinstance(base, NameExpr | MemberExpr):
+            self.mutated.add(base.name)
+
     def _attribute_binding(self, target: Expression, value: Expression) -> None:
         """Count ``self.x = value`` in a method (``self``: the method's first parameter)."""
         if not isinstance(target, MemberExpr) or not isinstance(target.expr, NameExpr):
@@ -349,6 +386,12 @@ class ModuleFacts:
         self._enclosing.append(func)
         self._scope(func.body.body, params, func, annotated)
         self._enclosing.pop()
+
+
+_MUTATORS: Final = frozenset(
+    {"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"}
+)
+"""The methods that change a dict's items."""
 
 
 def _positions(target: Expression, declared: set[str]) -> list[NameExpr | None] | None:

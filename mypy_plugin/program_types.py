@@ -30,6 +30,7 @@ from mypy.types import (
 )
 
 from mypy_plugin import mypy_internals as internals
+from mypy_plugin.keyed_dicts import items_of, uniform, with_items
 from mypy_plugin.names import BUILTIN_SCALARS, NUMPY_NDARRAY
 from mypy_plugin.types import (
     any_array,
@@ -38,6 +39,7 @@ from mypy_plugin.types import (
     expand,
     inferred,
 )
+from typing_pkg.dtypes import BY_NAME
 
 # -------------------------------------------------------------------- the types
 
@@ -84,11 +86,20 @@ def has_unknown_array(typ: Type, *, any_counts: bool = True) -> bool:
     if isinstance(proper, Instance):
         operand = classify(proper)
         if operand is not None and operand.is_array:
-            return operand.name is None  # ours, or NumPy's
+            return _open(operand.name)  # ours, or NumPy's
+        keyed = items_of(proper)
+        if keyed is not None:
+            return any(has_unknown_array(item, any_counts=any_counts) for item in keyed.values())
         return any(has_unknown_array(arg, any_counts=any_counts) for arg in proper.args)
     if isinstance(proper, TupleType | UnionType):
         return any(has_unknown_array(item, any_counts=any_counts) for item in proper.items)
     return False
+
+
+def _open(name: str | None) -> bool:
+    """Whether an array of this marker's dtype may be told better: unknown, or a category
+    (``Array[floating]``, jaxtyping's ``Float[Array, "..."]``)."""
+    return name is None or BY_NAME[name].abstract
 
 
 def known_dtypes(typ: Type) -> bool:
@@ -103,6 +114,9 @@ def known_dtypes(typ: Type) -> bool:
             and operand.name is not None
             and (operand.is_array or not proper.type.fullname.startswith("builtins."))
         ):
+            return True
+        keyed = items_of(proper)
+        if keyed is not None and any(known_dtypes(item) for item in keyed.values()):
             return True
         return any(known_dtypes(arg) for arg in proper.args)
     if isinstance(proper, TupleType | UnionType):
@@ -206,6 +220,14 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
             operand.is_array or not proper.type.fullname.startswith("builtins.")
         ):  # an array, or a NumPy scalar (an ndarray's x.sum() where NumPy says Any)
             return typ, True
+        written = items_of(proper)
+        if written is not None:
+            kept = {key: _arrays_only(item, program_class) for key, item in written.items()}
+            if not any(has for _, has in kept.values()):
+                return any_type, False
+            types_ = {key: t for key, (t, _) in kept.items()}
+            value = uniform(list(types_.values()))
+            return with_items(proper.copy_modified(args=[proper.args[0], value]), types_), True
         if proper.type.fullname in _CONTAINERS and proper.args:
             keyed = proper.type.fullname == "builtins.dict"
             values = proper.args[1:] if keyed else proper.args
@@ -273,6 +295,8 @@ def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
     returned or passed on as well).  The expected type is the declared
     variable's, the function's return type or the parameter's; a generic one
     (type variables) is left to mypy, as is the one mypy builds for an unpacking.
+    A value refused for its dtypes alone stays: a rebound variable takes it
+    (``layer = jax.tree.map(cast, layer)``), a declared one reports a dtype bug.
     """
     if not internals.checking(api):
         return typ
@@ -285,7 +309,10 @@ def fits_context(api: CheckerPluginInterface, typ: Type) -> Type:
             expected
         )  # mypy's own guess: ``(x, *rest), aux = f()``
         or is_subtype(typ, expected)
+        or is_subtype(erase_dtypes(typ), erase_dtypes(expected))
     ):
+        # Refused for its dtypes alone: a rebinding (``mypy_plugin.rebinding`` widens the
+        # variable, or narrows a specialised parameter), or a dtype bug against a declaration.
         return typ
     return AnyType(TypeOfAny.special_form)
 
@@ -319,7 +346,12 @@ def refine_dtypes(
     if isinstance(wanted, Instance):
         operand = classify(wanted)
         if operand is not None and operand.is_array:
-            return found if operand.name is None and isinstance(proper, Instance) else declared
+            if not _open(operand.name) or not isinstance(proper, Instance):
+                return declared
+            told = classify(proper)
+            if operand.name is not None and (told is None or told.name is None):
+                return declared  # `-> Array[floating]` returning an array of unknown dtype
+            return found
         if isinstance(proper, Instance) and proper.type is wanted.type and wanted.args:
             args = _refine_each(wanted.args, proper.args, program_class)
             return declared if args is None else wanted.copy_modified(args=args)

@@ -63,8 +63,8 @@ from mypy.types import (
     get_proper_type,
 )
 
+from mypy_plugin import keyed_dicts, names, pytrees
 from mypy_plugin import mypy_internals as internals
-from mypy_plugin import names
 from mypy_plugin.errors import error_carry, withdraw
 from mypy_plugin.inference import Inference
 from mypy_plugin.program_types import (
@@ -484,13 +484,14 @@ class Transforms:
         """
         if len(ctx.arg_types) < 2 or len(ctx.arg_types[0]) != 1 or len(ctx.arg_types[1]) != 1:
             return ctx.default_return_type
-        if any(kind.is_star() for kinds in ctx.arg_kinds for kind in kinds):
-            return ctx.default_return_type  # tree_map(f, *trees): which is the tree is not known
         api = ctx.api
         if not internals.checking(api):
             return ctx.default_return_type
+        trees = self._trees(ctx)
+        if trees is None:
+            return ctx.default_return_type
         function_type, function = ctx.arg_types[0][0], ctx.args[0][0]
-        rests = list(ctx.arg_types[2]) if len(ctx.arg_types) > 2 else []
+        tree, rests = trees
 
         def apply(leaves: list[Type]) -> Type:
             found = self.inference.specialise_function(api, function, function_type, leaves)
@@ -498,8 +499,31 @@ class Transforms:
                 return found
             return _call_through_mypy(api, function, function_type, leaves, ctx.context)
 
-        mapped = _map_tree(ctx.arg_types[1][0], rests, apply)
+        mapped = _map_tree(tree, rests, apply)
         return ctx.default_return_type if mapped is None else mapped
+
+    def _trees(self, ctx: FunctionContext) -> tuple[Type, list[Type]] | None:
+        """``tree_map``'s tree and the other trees, with the keys of the dicts the program
+        wrote (``pytrees``); ``tree_map(f, *trees)`` of a list or tuple of trees too."""
+        facts = self.inference.facts(ctx.api)
+        kinds = [kind for group in ctx.arg_kinds[1:] for kind in group]
+        if not any(kind.is_star() for kind in kinds):
+            found = [
+                pytrees.refined(ctx.api, facts, expr, typ)
+                for types_, exprs in zip(ctx.arg_types[1:], ctx.args[1:], strict=True)
+                for typ, expr in zip(types_, exprs, strict=True)
+            ]
+            return found[0], found[1:]
+        if ctx.arg_kinds[1] != [ARG_STAR] or any(len(group) > 1 for group in ctx.arg_types[2:]):
+            return None
+        if any(kind.is_star() for group in ctx.arg_kinds[3:] for kind in group):
+            return None
+        star = expand(pytrees.refined(ctx.api, facts, ctx.args[1][0], ctx.arg_types[1][0]))
+        if isinstance(star, TupleType) and star.items:
+            return star.items[0], list(star.items[1:])
+        if isinstance(star, Instance) and star.type.fullname in _SEQUENCES and star.args:
+            return star.args[0], [star.args[0]]  # as many trees as the list holds: one or more
+        return None
 
     def tree_leaves_callback(self, ctx: FunctionContext) -> Type:
         """``jax.tree.leaves(tree)``: a list of its leaves (their union)."""
@@ -533,6 +557,13 @@ class Transforms:
             return self._cond(ctx)
         return ctx.default_return_type
 
+    def _keys(
+        self, ctx: FunctionContext, argument: tuple[Type, Expression]
+    ) -> tuple[Type, Expression]:
+        """An argument's type with the keys of the dicts the program wrote (``pytrees``)."""
+        typ, expr = argument
+        return pytrees.refined(ctx.api, self.inference.facts(ctx.api), expr, typ), expr
+
     def _call_body(
         self, api: CheckerPluginInterface, body: tuple[Type, Expression], args: list[Type]
     ) -> Type | None:
@@ -553,8 +584,9 @@ class Transforms:
         init = _argument(ctx, "init")
         if body is None or init is None:
             return ctx.default_return_type
+        init = self._keys(ctx, init)
         xs = _argument(ctx, "xs")
-        element: Type = NoneType() if xs is None else xs[0]
+        element: Type = NoneType() if xs is None else self._keys(ctx, xs)[0]
         out = self._call_body(ctx.api, body, [init[0], element])
         if out is None:
             return ctx.default_return_type
@@ -572,6 +604,7 @@ class Transforms:
         init = _argument(ctx, init_name)
         if body is None or init is None:
             return ctx.default_return_type
+        init = self._keys(ctx, init)
         args = [init[0]]
         if index:
             lower = _argument(ctx, "lower")
@@ -622,6 +655,7 @@ def _call_through_mypy(
 
 
 _NODES: Final = frozenset({"builtins.list", "builtins.dict", "builtins.tuple"})
+_SEQUENCES: Final = frozenset({"builtins.list", "builtins.tuple"})
 
 
 def _map_tree(tree: Type, rests: list[Type], apply: Callable[[list[Type]], Type]) -> Type | None:
@@ -660,6 +694,9 @@ def _map_tree(tree: Type, rests: list[Type], apply: Callable[[list[Type]], Type]
                     return None
                 leaves.append(other)
             return apply(leaves)
+        keyed = keyed_dicts.items_of(proper)
+        if keyed is not None:
+            return _map_keys(proper, keyed, others, apply)
         if proper.type.fullname in _NODES and proper.args:
             matching = []
             for other in others:
@@ -672,6 +709,32 @@ def _map_tree(tree: Type, rests: list[Type], apply: Callable[[list[Type]], Type]
                 return None
             return proper.copy_modified(args=[*proper.args[:-1], mapped])
     return None
+
+
+def _map_keys(
+    tree: Instance,
+    keyed: dict[str, Type],
+    others: list[ProperType],
+    apply: Callable[[list[Type]], Type],
+) -> Type | None:
+    """``_map_tree`` of a keyed dict: each key's type mapped (``pytrees``)."""
+    mapped: dict[str, Type] = {}
+    for key, item in keyed.items():
+        matching: list[Type] = []
+        for other in others:
+            their = keyed_dicts.items_of(other)
+            if their is not None and key in their:
+                matching.append(their[key])
+            elif isinstance(other, Instance) and other.type.fullname == keyed_dicts.DICT:
+                matching.append(other.args[-1])
+            else:
+                return None
+        found = _map_tree(item, matching, apply)
+        if found is None:
+            return None
+        mapped[key] = found
+    value = keyed_dicts.uniform(list(mapped.values()))
+    return keyed_dicts.with_items(tree.copy_modified(args=[*tree.args[:-1], value]), mapped)
 
 
 def gradient_mark(callee: Type | None) -> str | None:

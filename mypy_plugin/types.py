@@ -48,6 +48,7 @@ from mypy.types import (
 )
 
 from mypy_plugin import names
+from mypy_plugin.keyed_dicts import items_of
 from typing_pkg.dtypes import BY_NAME
 
 __all__ = [
@@ -328,6 +329,9 @@ def _knows_dtype(typ: Type) -> bool:
     if isinstance(proper, Instance):
         if array_class(proper.type) is not None:
             return bool(proper.args) and not isinstance(get_proper_type(proper.args[0]), AnyType)
+        keyed = items_of(proper)
+        if keyed is not None and any(_knows_dtype(t) for t in keyed.values()):
+            return True
         return any(_knows_dtype(a) for a in proper.args)
     if isinstance(proper, TupleType | UnionType):
         return any(_knows_dtype(i) for i in proper.items)
