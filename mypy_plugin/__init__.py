@@ -119,6 +119,7 @@ from mypy_plugin import (
     jax_array,
     keyed_dicts,
     names,
+    numpy_scalars,
     program_types,
     pytrees,
     transforms,
@@ -272,6 +273,9 @@ class TypingPkgPlugin(Plugin):
         }
         self._call: Final = rebound(
             partial(_call_callback, self._inference, self._transforms, self._dtype_names)
+        )
+        self._inferred_scalar_method: Final = self._rebound(
+            partial(numpy_scalars.inferred_result, self._class), any_to_mypy=True
         )
         self._user_names: Final[dict[str, tuple[MypyFile, bool]]] = {}
         """``_is_user_name``'s answers, with the module that decided (a new build: asked again)."""
@@ -475,7 +479,7 @@ class TypingPkgPlugin(Plugin):
     ) -> Callable[[ClassDefContext], None] | None:
         if fullname == names.DTYPE_META:
             return jax_array.customize_dtype_meta
-        if fullname == names.INFERRED_ARRAY:
+        if fullname == names.INFERRED_ARRAY or fullname in numpy_scalars.INFERRED_CLASSES:
             return jax_array.customize_inferred_array
         if fullname in _WEAK_MARKERS:
             return self._weak_mro
@@ -545,11 +549,24 @@ class TypingPkgPlugin(Plugin):
             return self._array_hooks[method]
         if owner == names.NUMPY_NDARRAY:
             return self._numpy_hooks.get(method)
+        if owner in numpy_scalars.INFERRED_CLASSES:
+            if numpy_scalars.is_operator(method):
+                return self._rebound(
+                    partial(numpy_scalars.operator_callback, self._class, method),
+                    any_to_mypy=True,
+                )
+            return self._inferred_scalar_method
+        if fullname in names.UFUNC_CALLS:
+            return self._rebound(
+                partial(numpy_scalars.ufunc_callback, self._class), any_to_mypy=True
+            )
         if fullname == names.FUNCTOOLS_PARTIAL + ".__call__":
             return self._partial_call
         if self._jax.enabled:
             if fullname == names.BINARY_UFUNC_CALL:
                 return self._rebound(partial(jax_api.ufunc_callback, self._jax_hooks))
+            if fullname in names.CUSTOM_DERIVATIVE_CALLS:
+                return self._rebound(partial(jax_api.custom_derivative_callback, self._jax_hooks))
             if owner in names.INDEX_UPDATE_REF and self._jax.array_method(f"at.{method}"):
                 return self._rebound(partial(jax_api.at_callback, self._jax_hooks, method))
         if method == "__getitem__" and self._is_array_class(owner):

@@ -942,9 +942,21 @@ def dtype_attribute_callback(env: Env, ctx: AttributeContext) -> Type:
     that goes everywhere JAX's users put it.
     """
     proper = get_proper_type(ctx.default_attr_type)
-    if isinstance(proper, TypeType) and isinstance(proper.item, AnyType):
+    if isinstance(proper, TypeType) and (
+        isinstance(proper.item, AnyType) or _is_category(proper.item)
+    ):  # a category (Array[floating], jaxtyping's Float[Array, ...]) names no one dtype either
         return ctx.api.named_generic_type(names.NUMPY_DTYPE, [AnyType(TypeOfAny.special_form)])
     return ctx.default_attr_type
+
+
+def _is_category(typ: Type) -> bool:
+    """Whether ``typ`` is an abstract marker (``floating``), a category of dtypes."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, Instance):
+        return False
+    module, _, name = proper.type.fullname.rpartition(".")
+    marker = BY_NAME.get(name) if module == names.DTYPES_MODULE else None
+    return marker is not None and marker.abstract
 
 
 @contextmanager

@@ -865,6 +865,34 @@ def ufunc_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     return ctx.default_return_type if found is None else found
 
 
+def custom_derivative_callback(hooks: Hooks, ctx: MethodContext) -> Type:
+    """Type ``jax.scipy.special.xlogy(x, y)``: a function JAX wraps in ``custom_jvp`` (or
+    ``custom_vjp``) and declares nowhere else, called through the wrapper's ``__call__(*args,
+    **kwargs)``, by the function's name; its positional arguments are the table's parameters
+    in order (a call with keywords keeps JAX's answer)."""
+    default = ctx.default_return_type
+    context = ctx.context
+    if not isinstance(context, CallExpr) or not isinstance(context.callee, RefExpr):
+        return default
+    defined = context.callee.fullname
+    full = hooks.api.function(defined) or defined.replace("jax._src.", "jax.", 1)
+    if full not in hooks.api.table or not ctx.arg_types:
+        return default  # (a decorated definition the lookup misses: jax._src.scipy.special.X)
+    if any(ctx.arg_types[1:]) or any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
+        return default
+    types = [[t] for t in ctx.arg_types[0]]
+    exprs = [[e] for e in ctx.args[0]]
+    read = hooks.dtype_names.read_all(ctx.api, types, exprs)
+    actuals = Actuals(ctx.api, [None] * len(types), read, [[ARG_POS] for _ in types], exprs)
+    declared: Type | None = default
+    if isinstance(get_proper_type(default), AnyType):  # custom_jvp[Any]: JAX's Array, unknown
+        declared = hooks.make_array(None, ctx.api, context)
+    if declared is None:
+        return default
+    found = _evaluate(hooks, full, actuals, None, declared, context)
+    return default if found is None else found
+
+
 def _method_names(ctx: MethodContext) -> list[str | None]:
     """The formal names of a method call (mypy passes them on ``callee_arg_names``)."""
     return list(ctx.callee_arg_names)

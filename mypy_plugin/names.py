@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.ops import ARITHMETIC, BINARY, BITWISE, INPLACE, SHIFT, UNARY
@@ -15,12 +16,14 @@ __all__ = [
     "BUILTIN_ISINSTANCE",
     "BUILTIN_SCALARS",
     "CONTROL_FLOW",
+    "CUSTOM_DERIVATIVE_CALLS",
     "DTYPES_MODULE",
     "DTYPE_META",
     "DTYPE_ROOT",
     "FUNCTOOLS_PARTIAL",
     "INDEX_UPDATE_REF",
     "INFERRED_ARRAY",
+    "INFERRED_SCALARS",
     "INPLACE_METHODS",
     "JAX_ARRAY",
     "JAX_NUMPY",
@@ -37,12 +40,32 @@ __all__ = [
     "TREE_LEAVES",
     "TREE_MAP",
     "TYPING_MODULE",
+    "UFUNC_CALLS",
     "UNARY_METHODS",
 ]
 
 TYPING_MODULE: Final = "typing_pkg.typing"
 ARRAY: Final = "typing_pkg.typing.Array"
 INFERRED_ARRAY: Final = "typing_pkg.typing.InferredArray"
+INFERRED_SCALARS: Final[Mapping[str, str]] = {
+    marker: f"typing_pkg.typing.Inferred{cls}"
+    for marker, cls in (
+        ("float16", "Float16"),
+        ("float32", "Float32"),
+        ("float64", "Float64"),
+        ("complex64", "Complex64"),
+        ("complex128", "Complex128"),
+    )
+}
+"""The NumPy scalars the plugin infers where NumPy's stubs say ``Any`` (``numpy_scalars``:
+inexact ones), by marker: classes of ``typing_pkg/typing.py`` (``tests/plugin`` checks both
+lists agree)."""
+CUSTOM_DERIVATIVE_CALLS: Final = frozenset(
+    f"jax._src.custom_derivatives.{wrapper}.__call__" for wrapper in ("custom_jvp", "custom_vjp")
+)
+"""Calls of a function JAX wraps for its derivative (``jax.scipy.special``'s)."""
+UFUNC_CALLS: Final = frozenset(f"numpy._typing._ufunc._UFunc_Nin{n}_Nout1.__call__" for n in (1, 2))
+"""NumPy's ufuncs of one output, called."""
 """The array class; its subclasses are dispatched to the same hooks."""
 DTYPES_MODULE: Final = "typing_pkg.dtypes"
 DTYPE_META: Final = DTYPES_MODULE + ".DTypeMeta"

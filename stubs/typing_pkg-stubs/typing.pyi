@@ -1532,6 +1532,75 @@ class InferredArray(Array[_DT_co], Generic[_DT_co, _Alone_co]):
     ``cmap(row)``), as it does for mypy alone.
     """
     __slots__ = ()
+_Scalar: TypeAlias = 'bool | int | float | complex | np.generic[Any]'
+
+class _InferredOps:
+
+    def __add__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __radd__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __sub__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rsub__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __mul__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rmul__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __truediv__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rtruediv__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __floordiv__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rfloordiv__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __mod__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rmod__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __pow__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __rpow__(self, other: _Scalar, /) -> Any:
+        ...
+
+    def __neg__(self) -> Any:
+        ...
+
+    def __pos__(self) -> Any:
+        ...
+
+    def __abs__(self) -> Any:
+        ...
+
+class InferredFloat16(_InferredOps, np.float16):
+    ...
+
+class InferredFloat32(_InferredOps, np.float32):
+    ...
+
+class InferredFloat64(_InferredOps, np.float64):
+    ...
+
+class InferredComplex64(_InferredOps, np.complex64):
+    ...
+
+class InferredComplex128(_InferredOps, np.complex128):
+    ...
 
 Left = TypeVar("Left", bound=DType)
 """The dtype of ``self`` (the left operand)."""

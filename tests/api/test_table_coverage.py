@@ -35,6 +35,7 @@ NAMESPACES: Mapping[str, str] = {
     "jax.numpy.fft.": "jax.numpy.fft",
     "jax.random.": "jax.random",
     "jax.nn.": "jax.nn",
+    "jax.scipy.special.": "jax.scipy.special",
 }
 
 

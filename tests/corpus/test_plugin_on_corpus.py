@@ -22,10 +22,10 @@ from tools.checkers.output import read_mypy
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-COVERAGE_GOAL = 0.71
-"""The floor: 71.8% measured (400 of 557; 364 of 511 before issue 21's keyed dicts, jaxtyping
-families and index dtypes, and the transformer program, 31 of its 46 names: its weights are
-scaled by ``1 / np.sqrt(d)``, NumPy's ``Any``).  It was 80.0% before the plugin was made quiet on
+COVERAGE_GOAL = 0.76
+"""The floor: 77.0% measured (429 of 557; 364 of 511 before issue 21's keyed dicts, jaxtyping
+families, index dtypes and inferred NumPy scalars, and the transformer program, 45 of its 46
+names).  It was 80.0% before the plugin was made quiet on
 public code: a wide union operand (``Array[Any] | Array[float32]``) is now an unknown dtype,
 and an unannotated helper's call gives only its arrays (``program_types.arrays_only``); 76.3%
 until NumPy's ufuncs of Python numbers kept NumPy's ``Any`` (``np.sqrt(dim)`` was

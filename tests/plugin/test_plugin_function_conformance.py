@@ -109,6 +109,14 @@ PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
         functions=frozenset({"jax.lax.stop_gradient"}),
         applies=lambda cell: "=py_" in cell.left,
     ),
+    CheckerException(
+        reason=(
+            "JAX annotates spence's x as Array, not ArrayLike: mypy itself refuses a Python "
+            "scalar (arg-type) that JAX accepts"
+        ),
+        functions=frozenset({"jax.scipy.special.spence"}),
+        applies=lambda cell: "=py_" in cell.left,
+    ),
 )
 """The cells the plugin is not expected to get right, each entry with its reason."""
 

@@ -95,6 +95,7 @@ _SPELLINGS: Final = (
     ("jax.lax.", "lax."),
     ("jax.random.", "jax.random."),
     ("jax.nn.", "jax.nn."),
+    ("jax.scipy.special.", "jax.scipy.special."),
 )
 
 
@@ -414,6 +415,7 @@ def program(
         "# ruff: noqa",
         "import jax",
         "import jax.numpy as jnp",
+        "import jax.scipy.special",
         "from jax import lax",
         *(
             ["from typing import reveal_type", "from jax import Array"]

@@ -293,9 +293,10 @@ def rebuild(metrics: dict[str, Array[float32]]) -> None:
     means = {"sps": 1.0}
 
 
-# A NumPy ufunc of Python numbers is Any to NumPy's stubs, and stays so: np.int64 is no
-# int to mypy (neural-tangents' `min(batch_size, np.gcd(n1, n2) // devices)`), np.float64
-# no jax.Array (jax-md returns np.sqrt(...) where it declares jax.Array).
+# A NumPy ufunc of Python numbers is Any to NumPy's stubs: an integer one stays so (np.int64
+# is no int to mypy: neural-tangents' `min(batch_size, np.gcd(n1, n2) // devices)`), an
+# inexact one is an inferred NumPy scalar, accepted where Any is (jax-md returns np.sqrt(...)
+# where it declares jax.Array).
 def batch_sizes(n1: int, n2: int, batch_size: int, devices: int) -> int:
     largest = np.gcd(n1, n2) // devices
     return min(batch_size, largest)
@@ -303,7 +304,7 @@ def batch_sizes(n1: int, n2: int, batch_size: int, devices: int) -> int:
 
 def scaled(n: int) -> jax.Array:
     root = np.sqrt(n)
-    reveal_type(root)  # R: Any
+    reveal_type(root)  # R: typing_pkg.typing.InferredFloat64
     root = 1
     return np.sqrt(n)
 
