@@ -31,6 +31,8 @@ from mypy.types import AnyType, Instance, LiteralType, Type, get_proper_type
 
 from mypy_plugin.names import INFERRED_SCALARS
 from mypy_plugin.types import classify, numpy_scalar
+from typing_pkg.dtypelike import marker_named
+from typing_pkg.dtypes import BY_NAME
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,8 +61,6 @@ _UFUNC_OF: Final = {
 }
 """The ufunc behind each operator of a NumPy scalar."""
 _PYTHON_TYPES: Final = {"py_int": int, "py_float": float, "py_complex": complex}
-_SPELLINGS: Final = {"bool": "bool_"}
-"""NumPy's names of dtypes the markers spell otherwise."""
 
 ClassLookup = Callable[[str], TypeInfo | None]
 _Input: TypeAlias = "np.dtype[Any] | type"
@@ -127,7 +127,7 @@ def _numpy_input(typ: Type) -> _Input | None:
     if operand.name == "py_bool":
         return np.dtype(bool)
     if isinstance(proper, Instance) and numpy_scalar(proper) is not None:
-        return np.dtype(operand.name.removesuffix("_"))
+        return np.dtype(BY_NAME[operand.name])
     return None
 
 
@@ -141,8 +141,8 @@ def _resolve(ufunc: object, inputs: list[_Input], lookup: ClassLookup) -> Instan
         resolved = ufunc.resolve_dtypes((*inputs, None))
     except (TypeError, ValueError):
         return None
-    out = resolved[-1].name
-    return _inferred(_SPELLINGS.get(out, out), lookup)
+    marker = marker_named(resolved[-1].name)
+    return _inferred(None if marker is None else marker.name, lookup)
 
 
 def is_operator(method: str) -> bool:

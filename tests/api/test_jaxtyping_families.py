@@ -8,16 +8,12 @@ mapped to ``None`` has no such marker.
 
 from __future__ import annotations
 
-from typing import Final
-
 import jaxtyping
 import pytest
 
 from typing_pkg.api.jaxtyping_families import FAMILIES
+from typing_pkg.dtypelike import marker_named
 from typing_pkg.dtypes import BY_NAME, CONCRETE
-
-_SPELLINGS: Final = {"bool": "bool_"}
-"""jaxtyping's names of dtypes that the markers spell otherwise."""
 
 
 def _family_dtypes() -> dict[str, frozenset[str] | None]:
@@ -26,10 +22,17 @@ def _family_dtypes() -> dict[str, frozenset[str] | None]:
     for name in dir(jaxtyping):
         dtypes = getattr(getattr(jaxtyping, name), "dtypes", None)
         if isinstance(dtypes, tuple | list):
-            found[name] = frozenset(_SPELLINGS.get(str(d), str(d)) for d in dtypes)
+            found[name] = frozenset(_marker(str(d)) for d in dtypes)
         elif dtypes is not None:
             found[name] = None
     return found
+
+
+def _marker(dtype: str) -> str:
+    """The marker's name of a dtype jaxtyping names (``bool`` is ``bool_``; a dtype no marker
+    names, ``prng_key``, stays as it is)."""
+    found = marker_named(dtype)
+    return dtype if found is None else found.name
 
 
 def _known(families: dict[str, frozenset[str] | None]) -> frozenset[str]:
