@@ -68,6 +68,18 @@ minus those an ``exclude`` regex finds in their relative path:
   whether the dtype is right; a project's optional ``run = ["prog.py", …]``
   key has those programs run under corpus_coverage's tracer, and the typed
   sites they execute are judged correct or wrong.
+* **Why a site is untyped.**  Each array-valued site without one dtype is
+  given a reason (:mod:`~tools.primer.reasons`): its value is followed back
+  through the program (names to their bindings, parameters to the call sites
+  or transformations that fill them, calls to the functions they call) to
+  the first thing without a dtype, named in a class.  The program's own:
+  ``input`` (an input no call site fixes), ``annotation`` (``jax.Array``,
+  ``Float[Array, …]``, a library's declaration), ``untyped-library``,
+  ``value-dependent``, ``several-dtypes``, ``numpy`` (NumPy's API, a later
+  issue).  The plugin's gaps: ``call-site``, ``other-module``,
+  ``transformed``, ``pytree``, ``api-gap``, ``unexplained``.  The report
+  gives the count per class over the projects and per project, with the
+  gap sites; the JSON each site's cause.
 * **Time ratios.**  mypy's processor time (user and system, of its process
   and its descendants: ``checkers.timed_command``) with the plugin over
   without, cold (fresh cache directories) and warm (a second run on the kept
@@ -103,13 +115,14 @@ The report prints a line per project — name, kind, lines, INTERNAL ERRORs,
 errors added under mypy and basedpyright, sites, typed, mypy's cold and warm
 time ratios and basedpyright's — then each project's details: every added
 and removed error, every crash, the coverage by dtype and the most frequent
-types of the array sites left without a dtype.  ``--json OUT`` writes all of
+types of the array sites left without a dtype, and their reasons.  ``--json OUT`` writes all of
 it, every run's errors included.  The caches, mypy's configurations and the
 instrumented copies stay under ``--cache DIR/NAME`` for a look afterwards.
 
 Modules: :mod:`~tools.primer.projects` (``projects.toml``),
 :mod:`~tools.primer.checkers` (running and reading mypy and basedpyright),
-:mod:`~tools.primer.sites` (coverage), :mod:`~tools.primer.runner` (a
+:mod:`~tools.primer.sites` (coverage), :mod:`~tools.primer.reasons` (why a
+site is untyped), :mod:`~tools.primer.runner` (a
 project's runs, projects in parallel), :mod:`~tools.primer.report` (the text
 and the JSON), :mod:`~tools.primer.prepare` (``git archive``).
 """

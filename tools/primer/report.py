@@ -29,6 +29,7 @@ from typing import Any
 
 from tools.primer.checkers import Diagnostic, MypyRun, PyrightRun, Reworded
 from tools.primer.projects import Known, Project
+from tools.primer.reasons import REASONS, is_gap
 from tools.primer.runner import ProjectResult
 
 __all__ = ["render", "summary_rows", "to_json"]
@@ -48,6 +49,7 @@ COLUMNS = (
     "pyright",
 )
 _TOP_UNTYPED = 5
+_TOP_GAPS = 12
 _KIND_WIDTH = 24
 
 
@@ -228,6 +230,21 @@ def _details(result: ProjectResult) -> list[str]:
             top = list(sites.untyped.items())[:_TOP_UNTYPED]
             out.append("  untyped array sites, most frequent types:")
             out += [f"    {count:>5}  {text}" for text, count in top]
+        if sites.reasons:
+            out.append("  untyped array sites, by reason (* a gap of the plugin):")
+            out += [
+                f"    {count:>5}  {key}{' *' if is_gap(key) else ''}"
+                for key, count in sites.reasons.items()
+            ]
+            gaps = [
+                f"{rel}:{where.split(':', 1)[0]} {where.split(':', 1)[1]}  <- {cause}"
+                for rel, by_site in sites.causes.items()
+                for where, cause in by_site.items()
+                if is_gap(cause.split(":", 1)[0])
+            ]
+            out += [f"    * {gap}" for gap in gaps[:_TOP_GAPS]]
+            if len(gaps) > _TOP_GAPS:
+                out.append(f"    * … and {len(gaps) - _TOP_GAPS} more (the JSON has each site's)")
         out += [f"  not instrumented: {reason}" for reason in sites.unparsable]
         runtime = sites.runtime
         if runtime is not None:
@@ -254,9 +271,29 @@ def _details(result: ProjectResult) -> list[str]:
     return out
 
 
+def reasons_table(results: Sequence[ProjectResult]) -> list[str]:
+    """Each reason class with its untyped array sites over the projects measured (none: [])."""
+    measured = [r.sites for r in results if r.sites is not None and r.sites.arrays]
+    if not measured:
+        return []
+    arrays = sum(s.arrays for s in measured)
+    typed = sum(s.typed for s in measured)
+    out = [
+        "",
+        f"Array-valued sites of the {len(measured)} projects measured: {arrays}, "
+        f"typed {typed} ({_percent(typed, arrays)}); the untyped, by reason:",
+    ]
+    for key, reason in REASONS.items():
+        count = sum(s.reasons.get(key, 0) for s in measured)
+        gap = "gap" if reason.gap else "   "
+        out.append(f"  {count:>6}  {gap}  {key:<16} {reason.text}")
+    return out
+
+
 def render(results: Sequence[ProjectResult], header: Sequence[str] = ()) -> str:
-    """Return the report as text: the header lines, the table, then each project's details."""
-    out = [*header, *_table(summary_rows(results))]
+    """Return the report as text: the header lines, the table, the untyped sites' reasons,
+    then each project's details."""
+    out = [*header, *_table(summary_rows(results)), *reasons_table(results)]
     for result in results:
         out.append("")
         out += _details(result)

@@ -44,6 +44,7 @@ from tools.corpus_coverage import (
     verdict,
 )
 from tools.primer.checkers import InternalError, run_mypy
+from tools.primer.reasons import classify, tally
 
 __all__ = [
     "RuntimeJudgement",
@@ -116,6 +117,10 @@ class SiteCounts:
     runtime: RuntimeJudgement | None = None
     types: dict[str, dict[str, str]] = field(default_factory=dict[str, dict[str, str]])
     """Each array-valued site's revealed type: file → ``"line:name"`` → type."""
+    reasons: dict[str, int] = field(default_factory=dict[str, int])
+    """How many untyped array sites each reason class holds (``reasons.REASONS``)."""
+    causes: dict[str, dict[str, str]] = field(default_factory=dict[str, dict[str, str]])
+    """Each untyped array site's cause: file → ``"line:name"`` → ``"class: detail"``."""
 
 
 def mirror_tree(root: Path, where: Path) -> None:
@@ -185,6 +190,12 @@ def count_sites(
                 dtypes[dtype] += 1
     counts.dtypes = dict(dtypes.most_common())
     counts.untyped = dict(untyped.most_common())
+    causes = classify(root, types, python=python)
+    counts.reasons = tally(causes)
+    counts.causes = {
+        rel: {f"{site.line}:{site.name}": str(cause) for site, cause in sorted(by_site.items())}
+        for rel, by_site in sorted(causes.items())
+    }
     return counts, types
 
 

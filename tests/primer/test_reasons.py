@@ -1,0 +1,178 @@
+"""The primer's reasons for untyped array sites (``tools/primer/reasons.py``).
+
+A small project is written to a folder with the types a coverage run would
+reveal for its sites (written here by hand, as mypy with the plugin prints
+them); each untyped site must get the reason its source gives.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools.corpus_coverage import Site
+from tools.primer.projects import parse_projects
+from tools.primer.reasons import REASONS, Cause, classify, is_gap, tally
+from tools.primer.report import render
+from tools.primer.runner import ProjectResult
+from tools.primer.sites import SiteCounts
+
+F32 = "typing_pkg.typing.Array[typing_pkg.dtypes.float32]"
+I32 = "typing_pkg.typing.Array[typing_pkg.dtypes.int32]"
+UNKNOWN = "typing_pkg.typing.Array[Any]"
+ENTRY = """\
+[[project]]
+name = "tiny"
+repo = "someone/tiny"
+commit = "0123456789abcdef0123456789abcdef01234567"
+license = "MIT"
+kind = "test"
+paths = ["."]
+deps = []
+lines = 12
+"""
+
+MODEL = """\
+import jax
+import jax.numpy as jnp
+import not_an_installed_library
+from jax import lax
+from pkg.ops import scale
+
+
+def public(x):
+    y = x * 2  # site y: input
+    return y
+
+
+def declared(x: jax.Array):
+    z = jnp.sin(x)  # site z: annotation
+    return z
+
+
+def helper(v):
+    h = v + 1  # site h: call-site
+    return h
+
+
+def scanned(carry, x):
+    c = carry + x  # site c: transformed
+    return c, c
+
+
+def run(flag):
+    data = jnp.zeros(3, jnp.float32)  # site data
+    out = helper(data)
+    final, _ = lax.scan(scanned, data, data)
+    params = {"w": data}  # site params
+    w = params["w"]  # site w: pytree
+    k = jax.random.key(0)  # site k: value-dependent
+    u = not_an_installed_library.load()  # site u: untyped-library
+    e = data if flag else jnp.arange(3)  # site e: several-dtypes
+    scaled = scale(data)  # site scaled: other-module
+    return out, final, w, k, u, e, scaled
+"""
+OPS = """\
+def scale(v):
+    s = v * 3  # site s: other-module
+    return s
+"""
+TYPES = {
+    "y": UNKNOWN, "z": UNKNOWN, "h": UNKNOWN, "c": UNKNOWN, "data": F32,
+    "params": f"builtins.dict[builtins.str, {F32}]", "w": UNKNOWN, "k": UNKNOWN,
+    "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN,
+}  # fmt: skip
+
+
+def _sites(source: str) -> dict[Site, tuple[str, str | None]]:
+    """Each ``# site name[: reason]`` comment's site, its type and the reason expected."""
+    found: dict[Site, tuple[str, str | None]] = {}
+    for number, line in enumerate(source.splitlines(), start=1):
+        if "# site " in line:
+            mark = line.split("# site ", 1)[1]
+            name, _, reason = mark.partition(":")
+            found[Site(number, name.strip())] = (TYPES[name.strip()], reason.strip() or None)
+    return found
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "model.py").write_text(MODEL, encoding="utf-8")
+    (tmp_path / "pkg" / "ops.py").write_text(OPS, encoding="utf-8")
+    return tmp_path
+
+
+def test_each_untyped_site_gets_the_reason_its_source_gives(project: Path) -> None:
+    files = {"pkg/model.py": _sites(MODEL), "pkg/ops.py": _sites(OPS)}
+    types = {rel: {site: text for site, (text, _) in sites.items()} for rel, sites in files.items()}
+    causes = classify(project, types, python=sys.executable)
+    expected = {
+        (rel, site.name): reason
+        for rel, sites in files.items()
+        for site, (_, reason) in sites.items()
+        if reason is not None
+    }
+    found = {(rel, s.name): cause.key for rel, by in causes.items() for s, cause in by.items()}
+    assert found == expected
+    assert set(expected.values()) == set(REASONS) - {"numpy", "api-gap", "unexplained"}
+
+
+def test_a_cause_names_what_it_found(project: Path) -> None:
+    sites = _sites(MODEL)
+    types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
+    causes = classify(project, types, python=sys.executable)["pkg/model.py"]
+    by_name = {site.name: cause for site, cause in causes.items()}
+    assert by_name["k"] == Cause("value-dependent", "jax.random.key")
+    assert by_name["z"].detail == "parameter x of declared: jax.Array"
+    assert by_name["y"].detail == "parameter x of public"
+    assert by_name["h"].detail == "parameter v of helper (called in pkg/model.py)"
+    assert str(by_name["u"]) == "untyped-library: not_an_installed_library.load"
+
+
+def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
+    sites = _sites(MODEL)
+    types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
+    causes = classify(project, types, python=sys.executable)["pkg/model.py"]
+    assert {site.name for site in causes} == {
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled",
+    }  # fmt: skip
+
+
+def test_the_tally_keeps_the_classes_order_and_gaps_are_marked() -> None:
+    causes = {
+        "a.py": {
+            Site(1, "x"): Cause("pytree", "d['x']"),
+            Site(2, "y"): Cause("input", "parameter y of f"),
+            Site(3, "z"): Cause("pytree", "d['z']"),
+        }
+    }
+    assert list(tally(causes).items()) == [("input", 1), ("pytree", 2)]
+    assert is_gap("pytree") and not is_gap("input")
+    assert [key for key in REASONS if not is_gap(key)] == [
+        "input", "annotation", "untyped-library", "value-dependent", "several-dtypes", "numpy",
+    ]  # fmt: skip
+
+
+def test_the_report_gives_the_reasons_over_the_projects_and_each_project_s_gaps() -> None:
+    (project,) = parse_projects(ENTRY)
+    sites = SiteCounts(arrays=5, typed=2, reasons={"input": 1, "pytree": 2})
+    sites.causes = {
+        "m.py": {
+            "3:x": "input: parameter x of f",
+            "4:w": "pytree: an item: d['w']",
+            "5:v": "pytree: an item: d['v']",
+        }
+    }
+    lines = render([ProjectResult(project, files=1, sites=sites)]).splitlines()
+    at = lines.index(
+        "Array-valued sites of the 1 projects measured: 5, typed 2 (40.0%); the untyped, by reason:"
+    )
+    table = lines[at + 1 : at + 1 + len(REASONS)]
+    assert table[0].split() == ["1", "input", *REASONS["input"].text.split()]
+    assert "      2  gap  pytree " in "\n".join(table)
+    assert "    * m.py:4 w  <- pytree: an item: d['w']" in lines
+    assert "    * m.py:3 x  <- input: parameter x of f" not in lines

@@ -1,0 +1,1034 @@
+"""Why an array-valued site has no dtype: each unknown site of the coverage run, given a reason.
+
+The coverage run (:mod:`tools.primer.sites`) reveals the type of every name a
+statement binds.  For an array-valued site without one dtype, :func:`classify`
+follows its value back through the program (the names it reads, their
+bindings, the parameters and the call sites that fill them, the functions it
+calls) to the first thing that has no dtype, and names it in one of the
+classes of :data:`REASONS`.  Some classes are where the *program* leaves the
+dtype open (an input nothing fixes, an annotation without a dtype, an untyped
+library, an API whose dtype depends on values); the others are *gaps*: the
+program fixes the dtype and the plugin does not see it.
+
+It is a static reading of the source with the revealed types, not a second
+type checker: a name's binding is the latest one before the use in the same
+function (control flow is not followed), and a cause is the first one found.
+What it cannot explain is ``unexplained``, a gap, with the expression's kind.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from tools.corpus_coverage import Site, binding_statements, static_dtype
+from tools.primer.projects import module_name
+
+__all__ = ["REASONS", "Cause", "Reason", "classify", "is_gap", "typed_libraries"]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A class of unknown sites: its key, whether it is a gap of the plugin, what it means."""
+
+    key: str
+    gap: bool
+    text: str
+
+
+REASONS: Final = {
+    r.key: r
+    for r in (
+        Reason("input", False, "depends on an input no call site fixes"),
+        Reason("annotation", False, "an annotation without one dtype (jax.Array, Float[…])"),
+        Reason("untyped-library", False, "a value from a library without py.typed"),
+        Reason("value-dependent", False, "an API whose dtype depends on values"),
+        Reason("several-dtypes", False, "bound to different dtypes on different paths"),
+        Reason("numpy", False, "NumPy's API (NumPy code: a later issue)"),
+        Reason("call-site", True, "a function of the module called with known dtypes"),
+        Reason("other-module", True, "a function of another of the project's modules"),
+        Reason("transformed", True, "a function only transformed (jit, vmap, scan, tree_map…)"),
+        Reason("pytree", True, "an item or field of a container (dict, list, class)"),
+        Reason("api-gap", True, "a JAX function or method the table lacks"),
+        Reason("unexplained", True, "no cause found"),
+    )
+}
+"""Every class, in the report's order: first the program's, then the plugin's gaps."""
+
+
+def is_gap(key: str) -> bool:
+    """Whether a reason's class is one the plugin should close."""
+    return REASONS[key].gap
+
+
+@dataclass(frozen=True)
+class Cause:
+    """A reason's key and what it names (``jax.numpy.nonzero``, ``parameter x of f``)."""
+
+    key: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.detail}"
+
+
+_TRANSFORMS: Final = frozenset(
+    {
+        "jit", "vmap", "pmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian",
+        "checkpoint", "remat", "scan", "fori_loop", "while_loop", "cond", "switch", "map",
+        "tree_map", "custom_jvp", "custom_vjp", "partial", "filter_jit", "filter_vmap",
+        "filter_grad", "filter_value_and_grad", "shard_map", "associative_scan", "linearize",
+        "jvp", "vjp", "eval_shape", "named_call", "compact", "pure_callback", "xmap",
+    }
+)  # fmt: skip
+"""Names of the functions that call the function they are given (a parameter's use there)."""
+_NOT_ARRAYS: Final = frozenset({"shape", "ndim", "size", "itemsize", "nbytes"})
+_SAME_DTYPE: Final = frozenset({"dtype", "T", "mT", "real", "imag", "at"})
+"""Attributes of an array whose dtype is the array's (``real`` of a real array)."""
+_TREE_UTILITIES: Final = ("jax.tree_util.", "jax.tree.", "equinox.tree_", "optax.tree_utils.")
+"""Modules of functions over pytrees (whose results are the leaves they are given)."""
+_ITERATORS: Final = frozenset({"zip", "enumerate", "items", "values", "reversed", "sorted"})
+"""Calls whose elements are the elements of their arguments."""
+_DEPTH: Final = 60
+"""How many sites and parameters one cause is followed through (Python's stack is the limit)."""
+_CONTAINERS: Final = (
+    "dict[", "list[", "tuple[", "builtins.dict[", "builtins.list[", "builtins.tuple[",
+    "Mapping[", "Sequence[", "typing.Mapping[", "typing.Sequence[", "collections.",
+)  # fmt: skip
+_ARRAY_WORDS: Final = ("Array", "ndarray", "ArrayLike", "Tensor", "Float", "Int", "Shaped")
+
+
+def _array_type(text: str) -> bool:
+    from tools.primer.sites import is_array_type  # not at the top: sites imports this module
+
+    return is_array_type(text)
+
+
+def _several(text: str) -> bool:
+    """A union of arrays of two or more known dtypes."""
+    from tools.primer.sites import split_union
+
+    found = {static_dtype(m) for m in split_union(text) if m != "None"}
+    return len(found) > 1 and None not in found
+
+
+def _known(text: str) -> bool:
+    """A type that is not the cause of an unknown dtype: an array with one dtype, or no array."""
+    if _array_type(text):
+        return static_dtype(text) is not None
+    return "Any" not in text and not text.startswith(_CONTAINERS)
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes over a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id, *reversed(parts)])
+    return None
+
+
+Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+@dataclass
+class _Module:
+    rel: str
+    name: str
+    tree: ast.Module
+    parents: dict[ast.AST, ast.AST]
+    imports: dict[str, str]
+    """Local name → the full dotted name it stands for."""
+    functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]
+    bindings: dict[tuple[Scope, str], list[tuple[int, ast.stmt]]]
+    types: dict[tuple[int, str], str]
+
+
+def _scope_of(node: ast.AST, parents: Mapping[ast.AST, ast.AST]) -> Scope:
+    current = parents.get(node)
+    while current is not None and not isinstance(
+        current, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef | ast.Module
+    ):
+        current = parents.get(current)
+    assert current is not None
+    return current
+
+
+def _imports(tree: ast.Module, package: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    found[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    found[top] = top
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - node.level + 1] if node.level > 1 else parts
+                base = ".".join([*parts, *([base] if base else [])])
+            for alias in node.names:
+                found[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+    return found
+
+
+def _load(root: Path, rel: str, types: Mapping[Site, str]) -> _Module | None:
+    try:
+        tree = ast.parse((root / rel).read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    name, _ = module_name(root, rel)
+    package = name if rel.endswith("__init__.py") else name.rpartition(".")[0]
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.setdefault(node.name, []).append(node)
+    bindings: dict[tuple[Scope, str], list[tuple[int, ast.stmt]]] = {}
+    for stmt, names in binding_statements(tree):
+        scope = _scope_of(stmt, parents)
+        for bound in names:
+            bindings.setdefault((scope, bound), []).append((stmt.lineno, stmt))
+    return _Module(
+        rel,
+        name,
+        tree,
+        parents,
+        _imports(tree, package),
+        functions,
+        bindings,
+        {(site.line, site.name): text for site, text in types.items()},
+    )
+
+
+@dataclass
+class _Project:
+    modules: dict[str, _Module]
+    by_name: dict[str, _Module]
+    typed: Mapping[str, bool]
+    """Top-level module of a library → whether it ships ``py.typed`` (absent: not installed)."""
+    calls: dict[str, list[tuple[_Module, ast.Call]]] = field(default_factory=dict)
+    """A function's name → the calls of that name (``f(…)``, ``x.f(…)``) in the project."""
+    references: dict[str, list[tuple[_Module, ast.AST]]] = field(default_factory=dict)
+    """A function's name → its other uses (an argument, a decorator, a value)."""
+    memo: dict[tuple[str, int, str, frozenset[int]], Cause | None] = field(default_factory=dict)
+    active: set[tuple[str, int, str, frozenset[int]]] = field(default_factory=set)
+
+    def index(self) -> None:
+        for module in self.modules.values():
+            called: set[int] = set()
+            for node in ast.walk(module.tree):
+                if isinstance(node, ast.Call):
+                    name = _called_name(node.func)
+                    if name:
+                        self.calls.setdefault(name, []).append((module, node))
+                        called.add(id(node.func))
+            for node in ast.walk(module.tree):
+                if isinstance(node, ast.Name | ast.Attribute) and id(node) not in called:
+                    name = node.id if isinstance(node, ast.Name) else node.attr
+                    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                        continue
+                    self.references.setdefault(name, []).append((module, node))
+
+
+def _called_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+class _Classifier:
+    def __init__(self, project: _Project) -> None:
+        self.project = project
+        self.assumed: frozenset[int] = frozenset()
+        """The functions whose parameters are taken as known (a call of known arguments)."""
+
+    # -- sites and names ----------------------------------------------------------------------
+
+    def guarded(self, what: tuple[str, int, str], find: Callable[[], Cause | None]) -> Cause | None:
+        """``find()`` once per key and assumption; None on a cycle (a loop, a recursive
+        function: the other paths decide) or past :data:`_DEPTH`."""
+        key = (*what, self.assumed)
+        if key in self.project.memo:
+            return self.project.memo[key]
+        if key in self.project.active or len(self.project.active) > _DEPTH:
+            return None
+        self.project.active.add(key)
+        try:
+            cause = find()
+        finally:
+            self.project.active.discard(key)
+        self.project.memo[key] = cause
+        return cause
+
+    def site(self, module: _Module, line: int, name: str) -> Cause | None:
+        return self.guarded((module.rel, line, name), lambda: self._site(module, line, name))
+
+    def _site(self, module: _Module, line: int, name: str) -> Cause | None:
+        text = module.types.get((line, name))
+        if text is not None and _known(text):
+            return None
+        if text is not None and _several(text):
+            return Cause("several-dtypes", text)
+        stmt = self._statement(module, line, name)
+        if stmt is None:
+            return Cause("unexplained", f"no statement binds {name} at line {line}")
+        if isinstance(stmt, ast.AnnAssign):
+            return Cause("annotation", f"{name}: {ast.unparse(stmt.annotation)}")
+        if isinstance(stmt, ast.For | ast.AsyncFor):
+            return self.element(module, stmt.iter)
+        if isinstance(stmt, ast.With | ast.AsyncWith):
+            return Cause("unexplained", "bound by with")
+        if isinstance(stmt, ast.AugAssign):
+            return self.expr(module, stmt.value) or self.expr(module, stmt.target)
+        if isinstance(stmt, ast.Assign):
+            return self.assigned(module, stmt, name) or self.rebound(module, stmt, name)
+        return Cause("unexplained", type(stmt).__name__)
+
+    def rebound(self, module: _Module, stmt: ast.stmt, name: str) -> Cause | None:
+        """A value of known dtype whose variable another binding widens (the rebinding rules)."""
+        scope = _scope_of(stmt, module.parents)
+        for line, _ in module.bindings.get((scope, name), []):
+            if line != stmt.lineno:
+                cause = self.site(module, line, name)
+                if cause is not None:
+                    return Cause(cause.key, f"{cause.detail} (rebound at line {line})")
+        return None
+
+    def _statement(self, module: _Module, line: int, name: str) -> ast.stmt | None:
+        for (_, bound), sites in module.bindings.items():
+            if bound == name:
+                for at, stmt in sites:
+                    if at == line:
+                        return stmt
+        return None
+
+    def assigned(self, module: _Module, stmt: ast.Assign, name: str) -> Cause | None:
+        value = stmt.value
+        for target in stmt.targets:
+            if isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
+                for element, item in zip(target.elts, value.elts, strict=False):
+                    if _binds(element, name):
+                        return self.expr(module, item)
+        if any(isinstance(t, ast.Tuple | ast.List) for t in stmt.targets) and not isinstance(
+            value, ast.Call
+        ):
+            return self.element(module, value)
+        return self.expr(module, value)
+
+    def name(self, module: _Module, node: ast.Name) -> Cause | None:
+        comprehension = _comprehension_of(node, module.parents)
+        if comprehension is not None:
+            return self.element(module, comprehension.iter)
+        scope: Scope | None = _scope_of(node, module.parents)
+        use = _statement_line(node, module.parents)
+        while scope is not None:
+            sites = module.bindings.get((scope, node.id), [])
+            parameter = isinstance(scope, FunctionNode) and node.id in _parameters(scope)
+            if parameter and not any(line < use for line, _ in sites):
+                assert isinstance(scope, FunctionNode)
+                return self.parameter(module, scope, node.id)
+            line = _visible(sites, use)
+            if line is not None:
+                return self.site(module, line, node.id)
+            scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
+            use = sys.maxsize
+        if node.id in module.imports:
+            full = module.imports[node.id]
+            owner = self._project_module(full.rpartition(".")[0])
+            return Cause("other-module", full) if owner is not None else None
+        return None  # a builtin, a module-level function or class
+
+    def element(self, module: _Module, iterable: ast.expr) -> Cause | None:
+        """The cause of an element of ``iterable`` (a ``for`` target, a starred unpacking)."""
+        if isinstance(iterable, ast.Name):  # the container's own cause, else its items are lost
+            cause = self.expr(module, iterable)
+            return cause or Cause("pytree", f"an element of {iterable.id}")
+        if isinstance(iterable, ast.Call) and _called_name(iterable.func) in _ITERATORS:
+            func = iterable.func
+            inner = list(iterable.args)
+            if isinstance(func, ast.Attribute) and func.attr in ("items", "values"):
+                inner = [func.value]
+            found = _first(self.element(module, i) for i in inner if not isinstance(i, ast.Starred))
+            return found or Cause("pytree", f"an element of {ast.unparse(iterable)[:60]}")
+        return self.expr(module, iterable)
+
+    def name_type(self, module: _Module, node: ast.Name) -> str | None:
+        scope = _scope_of(node, module.parents)
+        line = _visible(
+            module.bindings.get((scope, node.id), []), _statement_line(node, module.parents)
+        )
+        return None if line is None else module.types.get((line, node.id))
+
+    # -- parameters ----------------------------------------------------------------------------
+
+    def parameter(self, module: _Module, function: FunctionNode, name: str) -> Cause | None:
+        if id(function) in self.assumed:
+            return None  # the call being followed gives it an argument of known dtype
+        key = (module.rel, -id(function), name)
+        return self.guarded(key, lambda: self._parameter(module, function, name))
+
+    def _parameter(self, module: _Module, function: FunctionNode, name: str) -> Cause | None:
+        arguments = function.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        arg = next(a for a in every if a.arg == name)
+        label = f"parameter {name} of {_function_name(function)}"
+        if arg.annotation is not None:
+            return Cause("annotation", f"{label}: {ast.unparse(arg.annotation)}")
+        if isinstance(function, ast.Lambda):
+            parent = module.parents.get(function)
+            if isinstance(parent, ast.Call):
+                return Cause("transformed", f"{label} (given to {ast.unparse(parent.func)})")
+            return Cause("input", label)
+        return self.callers(module, function, name, label)
+
+    def callers(
+        self,
+        module: _Module,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        name: str,
+        label: str,
+    ) -> Cause | None:
+        owner = module
+        calls = [
+            (m, c)
+            for m, c in self.project.calls.get(function.name, [])
+            if self._refers_to(m, c.func, owner, function)
+        ]
+        position = _position(function, name)
+        first: Cause | None = None
+        fixed: _Module | None = None
+        for caller, call in calls:
+            argument = _argument(call, position, name, method=_is_method(function, module))
+            if argument is None:
+                continue
+            cause = self.expr(caller, argument)
+            if cause is None and not _maybe_array(caller, argument, self):
+                return None  # a string, a number: no array
+            if cause is None:
+                fixed = caller
+                break
+            first = first or cause
+        if fixed is not None:
+            same = fixed is module
+            return Cause(
+                "call-site" if same else "other-module", f"{label} (called in {fixed.rel})"
+            )
+        if first is not None:
+            return first
+        uses = [
+            r
+            for r in self.project.references.get(function.name, [])
+            if self._refers_to(r[0], r[1], owner, function)
+        ]
+        fed = False
+        for where, node in uses:
+            argument = _fed_by_transformation(where, node, position)
+            if argument is None:
+                continue
+            fed = True
+            cause = (
+                self.element(where, argument)
+                if _slices(node, where)
+                else self.expr(where, argument)
+            )
+            if cause is not None:
+                return cause
+        if fed:
+            return Cause("transformed", f"{label} (its transformation's arguments are known)")
+        if _decorated(function) or any(_transformation(n, w.parents) for w, n in uses):
+            return Cause("transformed", f"{label} (transformed, never called)")
+        if uses:
+            return Cause("input", f"{label} (handed to code outside the project)")
+        return Cause("input", label)
+
+    # -- expressions ---------------------------------------------------------------------------
+
+    def expr(self, module: _Module, node: ast.expr) -> Cause | None:
+        if isinstance(node, ast.Name):
+            return self.name(module, node)
+        if isinstance(node, ast.Constant):
+            return None
+        if isinstance(node, ast.Attribute):
+            return self.attribute(module, node)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(module, node)
+        if isinstance(node, ast.BinOp):
+            return self.expr(module, node.left) or self.expr(module, node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self.expr(module, node.operand)
+        if isinstance(node, ast.BoolOp):
+            return _first(self.expr(module, v) for v in node.values)
+        if isinstance(node, ast.IfExp):
+            return self.expr(module, node.body) or self.expr(module, node.orelse)
+        if isinstance(node, ast.Compare):  # an array of booleans, unless an operand is Any
+            first = node.left
+            if isinstance(first, ast.Name) and _array_type(self.name_type(module, first) or ""):
+                return None
+            return _first(self.expr(module, v) for v in [first, *node.comparators])
+        if isinstance(node, ast.Lambda | ast.JoinedStr | ast.Dict | ast.Set | ast.DictComp):
+            return None  # not an array
+        if isinstance(node, ast.Call):
+            return self.call(module, node)
+        if isinstance(node, ast.Starred | ast.NamedExpr | ast.Await):
+            return self.expr(module, node.value)
+        if isinstance(node, ast.Tuple | ast.List):
+            return _first(self.expr(module, e) for e in node.elts)
+        if isinstance(node, ast.ListComp | ast.GeneratorExp):
+            return self.expr(module, node.elt) or _first(
+                self.element(module, g.iter) for g in node.generators
+            )
+        return Cause("unexplained", type(node).__name__)
+
+    def attribute(self, module: _Module, node: ast.Attribute) -> Cause | None:
+        if node.attr in _NOT_ARRAYS or node.attr in _SAME_DTYPE:  # Any of an Any
+            return self.expr(module, node.value)
+        path = dotted(node)
+        if path is not None and path.split(".")[0] in module.imports:
+            return None  # jnp.pi, a module's constant
+        if isinstance(node.value, ast.Name):
+            own = self._attribute_sites(module, node)
+            if own is not None:
+                return own
+            text = self.name_type(module, node.value)
+            if text is not None and _array_type(text):
+                return self.expr(module, node.value)  # x.T, x.real
+            if text is not None and "Any" not in text:
+                declared = self.field(text, node.attr)
+                if declared is not None:
+                    return declared
+        base = self.expr(module, node.value)
+        if base is None and isinstance(node.value, ast.Call):
+            return None  # jnp.finfo(x).tiny
+        if base is not None and base.key not in ("pytree", "unexplained"):
+            return base
+        return Cause("pytree", f"a field: {ast.unparse(node)[:60]}")
+
+    def _attribute_sites(self, module: _Module, node: ast.Attribute) -> Cause | None:
+        """``self.w``: the sites of the class that bind it, or its declaration in the class."""
+        assert isinstance(node.value, ast.Name)
+        dotted_name = f"{node.value.id}.{node.attr}"
+        cls = _enclosing_class(node, module.parents)
+        if cls is None:
+            return None
+        for stmt in cls.body:
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and stmt.target.id == node.attr
+            ):
+                return Cause("annotation", f"field {node.attr}: {ast.unparse(stmt.annotation)}")
+        causes = [
+            self.site(module, line, dotted_name)
+            for (scope, bound), sites in module.bindings.items()
+            if bound == dotted_name and _enclosing_class(scope, module.parents) is cls
+            for line, _ in sites
+        ]
+        if not causes:
+            return None
+        if any(c is None for c in causes):
+            return Cause("pytree", f"a field bound with a known dtype: {dotted_name}")
+        return causes[0]
+
+    def field(self, type_text: str, attr: str) -> Cause | None:
+        """The declaration of field ``attr`` of the class a revealed type names, if any."""
+        name = type_text.split("[", 1)[0].strip()
+        short = name.rsplit(".", 1)[-1]
+        for owner in self.project.modules.values():
+            for node in ast.walk(owner.tree):
+                if not (isinstance(node, ast.ClassDef) and node.name == short):
+                    continue
+                for stmt in node.body:
+                    if (
+                        isinstance(stmt, ast.AnnAssign)
+                        and isinstance(stmt.target, ast.Name)
+                        and stmt.target.id == attr
+                    ):
+                        annotation = ast.unparse(stmt.annotation)
+                        return Cause("annotation", f"field {short}.{attr}: {annotation}")
+                return None
+        top = name.split(".")[0]
+        if top in self.project.typed or top in ("jax", "numpy"):
+            return Cause("annotation", f"declared by {name}.{attr}")
+        return None
+
+    def subscript(self, module: _Module, node: ast.Subscript) -> Cause | None:
+        base = node.value
+        if isinstance(base, ast.Attribute) and base.attr in _NOT_ARRAYS:  # x.shape[0]
+            return self.expr(module, base.value)
+        cause = self.expr(module, base)
+        if cause is None and isinstance(base, ast.Attribute) and base.attr == "at":
+            return None
+        return cause if cause is not None else Cause("pytree", f"an item: {ast.unparse(node)[:60]}")
+
+    def call(self, module: _Module, node: ast.Call) -> Cause | None:
+        func = node.func
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if isinstance(func, ast.Call):  # jax.vmap(f)(x)
+            found = _first(self.expr(module, a) for a in arguments)
+            if found is not None:
+                return found
+            return Cause("transformed", f"{ast.unparse(func)[:60]}(…)")
+        path = dotted(func)
+        if path is None:
+            if isinstance(func, ast.Attribute):  # (x + y).sum(), x.at[i].set(v)
+                return self.method(module, func.value, func.attr, arguments)
+            if isinstance(func, ast.Subscript):  # self.layers[i](x): a callable from a container
+                found = _first(self.expr(module, a) for a in arguments)
+                return found or Cause("pytree", f"a function from a container: {ast.unparse(func)}")
+            return Cause("unexplained", f"call of {type(func).__name__}")
+        head, _, rest = path.partition(".")
+        if head in module.imports:
+            full = module.imports[head] + (f".{rest}" if rest else "")
+            return self.library_call(module, full, arguments)
+        if not rest:
+            return self.local_call(module, func, head, arguments)
+        assert isinstance(func, ast.Attribute)
+        if head == "self":
+            method = self._own_method(module, func)
+            if method is not None:
+                return self.project_call(module, module, method, arguments)
+        receiver = func.value
+        if isinstance(receiver, ast.Name):
+            text = self.name_type(module, receiver)
+            if text is not None and _array_type(text):
+                return self.method(module, receiver, func.attr, arguments)
+        found = _first(self.expr(module, a) for a in arguments)
+        if found is not None:
+            return found
+        base = self.expr(module, receiver)
+        if base is not None:
+            return base
+        return Cause("unexplained", f"call of {path}")
+
+    def method(
+        self, module: _Module, receiver: ast.expr, method: str, arguments: Sequence[ast.expr]
+    ) -> Cause | None:
+        base = self.expr(module, receiver)
+        if base is not None:
+            return base
+        found = _first(self.expr(module, a) for a in arguments)
+        if found is not None:
+            return found
+        from typing_pkg import api
+
+        for candidate in (f"jax.Array.{method}", f"jax.Array.at.{method}"):
+            if candidate in api.table():
+                return self._table_entry(candidate)
+        return Cause("api-gap", f"Array.{method}")
+
+    def _table_entry(self, full: str) -> Cause | None:
+        from typing_pkg import api
+        from typing_pkg.api.kinds.composite import UnknownDtype
+
+        kind = api.table()[full]
+        if isinstance(kind, UnknownDtype):
+            return Cause("value-dependent", full)
+        return None  # a rule: arguments of known dtypes give a known dtype
+
+    def library_call(
+        self, module: _Module, full: str, arguments: Sequence[ast.expr]
+    ) -> Cause | None:
+        top = full.split(".")[0]
+        owner = self._project_module(full.rpartition(".")[0])
+        if owner is not None:
+            functions = owner.functions.get(full.rpartition(".")[2], [])
+            top_level = [f for f in functions if isinstance(owner.parents.get(f), ast.Module)]
+            if top_level:
+                return self.project_call(module, owner, top_level[0], arguments)
+            return Cause("other-module", full)
+        found = _first(self.expr(module, a) for a in arguments)
+        if full.startswith(_TREE_UTILITIES):  # tree_map, tree_leaves: the leaves' causes
+            leaves = _first(self.element(module, a) for a in arguments)
+            return leaves or Cause("pytree", f"a leaf of {full}")
+        if top in ("jax", "jaxlib"):
+            from typing_pkg import api
+
+            try:
+                resolved = api.resolve(full)
+            except api.UnknownFunctionError:
+                return found or Cause("api-gap", full)
+            entry = self._table_entry(resolved)
+            return entry or found
+        if found is not None:
+            return found
+        if top == "numpy":
+            return Cause("numpy", full)
+        if top not in sys.stdlib_module_names and not self.project.typed.get(top, False):
+            return Cause("untyped-library", full)
+        return Cause("annotation", f"declared by {full}")
+
+    def local_call(
+        self, module: _Module, func: ast.expr, name: str, arguments: Sequence[ast.expr]
+    ) -> Cause | None:
+        assert isinstance(func, ast.Name)
+        scope: Scope | None = _scope_of(func, module.parents)
+        while scope is not None:
+            if module.bindings.get((scope, name)):
+                return self._bound_callable(module, func, arguments)
+            if isinstance(scope, FunctionNode) and name in _parameters(scope):
+                found = _first(self.expr(module, a) for a in arguments)
+                return found or Cause("input", f"a function given as parameter {name}")
+            for stmt in getattr(scope, "body", []):
+                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == name:
+                    return self.project_call(module, module, stmt, arguments)
+            scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
+        found = _first(self.expr(module, a) for a in arguments)
+        if found is None and name in dir(builtins):
+            return None  # len(x), range(n), float(x)
+        return found or Cause("unexplained", f"call of {name}")
+
+    def _bound_callable(
+        self, module: _Module, func: ast.Name, arguments: Sequence[ast.expr]
+    ) -> Cause | None:
+        found = _first(self.expr(module, a) for a in arguments)
+        if found is not None:
+            return found
+        scope = _scope_of(func, module.parents)
+        line = _visible(module.bindings.get((scope, func.id), []), sys.maxsize)
+        stmt = None if line is None else self._statement(module, line, func.id)
+        value = getattr(stmt, "value", None)
+        if isinstance(value, ast.Call) and _called_name(value.func) in _TRANSFORMS:
+            return Cause("transformed", f"{func.id} = {ast.unparse(value.func)}(…)")
+        if isinstance(value, ast.Call):
+            made = ast.unparse(value)[:60]
+            return Cause("input", f"{func.id} = {made}, a function made at run time")
+        return Cause("unexplained", f"call of {func.id}")
+
+    def project_call(
+        self,
+        module: _Module,
+        owner: _Module,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        arguments: Sequence[ast.expr],
+    ) -> Cause | None:
+        label = f"{owner.name}.{function.name}"
+        if function.returns is not None:
+            return Cause("annotation", f"{label} -> {ast.unparse(function.returns)}")
+        found = _first(self.expr(module, a) for a in arguments)
+        if found is not None:
+            return found
+        inside = self.returns(owner, function)
+        if inside is not None:
+            return inside
+        return Cause("call-site" if owner is module else "other-module", f"{label}(…)")
+
+    def returns(
+        self, owner: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> Cause | None:
+        """What leaves a function's result unknown besides its parameters (None: nothing)."""
+        key = (owner.rel, -id(function), "<return>")
+        return self.guarded(key, lambda: self._returns(owner, function))
+
+    def _returns(
+        self, owner: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> Cause | None:
+        outer = self.assumed
+        self.assumed = outer | {id(function)}
+        try:
+            return _first(
+                self.expr(owner, r.value)
+                for r in ast.walk(function)
+                if isinstance(r, ast.Return)
+                and r.value is not None
+                and _scope_of(r, owner.parents) is function
+            )
+        finally:
+            self.assumed = outer
+
+    def _refers_to(
+        self,
+        where: _Module,
+        node: ast.AST,
+        owner: _Module,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+    ) -> bool:
+        """Whether a use of ``function``'s name (``f``, ``mod.f``, ``self.f``) may be it."""
+        if isinstance(node, ast.Name):
+            if where is owner:  # the def is in a scope around the use
+                defined = _scope_of(function, owner.parents)
+                current: ast.AST | None = node
+                while current is not None and current is not defined:
+                    current = owner.parents.get(current)
+                return current is defined
+            return where.imports.get(node.id) == f"{owner.name}.{function.name}"
+        if not isinstance(node, ast.Attribute):
+            return False
+        receiver = node.value
+        if isinstance(receiver, ast.Name) and receiver.id in where.imports:
+            return where.imports[receiver.id] == owner.name
+        if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+            cls = _enclosing_class(function, owner.parents)
+            return (
+                where is owner and cls is not None and cls is _enclosing_class(node, where.parents)
+            )
+        same = [
+            f for m in self.project.modules.values() for f in m.functions.get(function.name, [])
+        ]
+        return len(same) == 1  # obj.f(…): f only if the project has one function of that name
+
+    def _own_method(
+        self, module: _Module, func: ast.Attribute
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        cls = _enclosing_class(func, module.parents)
+        if cls is None:
+            return None
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == func.attr:
+                return stmt
+        return None
+
+    def _project_module(self, name: str) -> _Module | None:
+        return self.project.by_name.get(name)
+
+
+def _binds(target: ast.expr, name: str) -> bool:
+    if isinstance(target, ast.Name):
+        return target.id == name
+    if isinstance(target, ast.Starred):
+        return _binds(target.value, name)
+    if isinstance(target, ast.Attribute):
+        return dotted(target) == name
+    if isinstance(target, ast.Tuple | ast.List):
+        return any(_binds(e, name) for e in target.elts)
+    return False
+
+
+def _transformation(
+    node: ast.AST, parents: Mapping[ast.AST, ast.AST]
+) -> tuple[ast.Call, str] | None:
+    """The call of a transformation ``node`` (a function) is an argument of, and its name."""
+    call = parents.get(node)
+    if not isinstance(call, ast.Call) or node not in call.args:
+        return None
+    name = _called_name(call.func)
+    return (call, name) if name in _TRANSFORMS else None
+
+
+def _fed_by_transformation(where: _Module, node: ast.AST, position: int | None) -> ast.expr | None:
+    """The argument a transformation gives the parameter at ``position`` of the function ``node``
+    names: ``vmap(f)(x)``'s ``x``, ``lax.scan(f, init, xs)``'s ``init`` or ``xs``,
+    ``lax.fori_loop(lo, hi, f, init)``'s ``init``, ``lax.while_loop(c, f, init)``'s
+    ``init``, ``jax.tree.map(f, tree)``'s ``tree``.  None where it cannot be read."""
+    found = _transformation(node, where.parents)
+    if found is None or position is None:
+        return None
+    call, name = found
+    args = call.args
+    if name == "scan" and len(args) >= 2 and args[0] is node:
+        return args[position + 1] if position < 2 and len(args) > position + 1 else None
+    if name == "fori_loop" and len(args) == 4 and args[2] is node:
+        return args[3] if position == 1 else None
+    if name in ("cond", "switch") and len(args) >= 3 and node in args[1:3]:
+        return args[3 + position] if len(args) > 3 + position else None
+    if name == "while_loop" and len(args) == 3 and node in args[:2]:
+        return args[2] if position == 0 else None
+    if name in ("map", "tree_map") and args[0] is node and len(args) > position + 1:
+        return args[position + 1]
+    outer = where.parents.get(call)
+    if (
+        isinstance(outer, ast.Call)
+        and outer.func is call
+        and args[0] is node
+        and position < len(outer.args)
+        and not any(isinstance(a, ast.Starred) for a in outer.args[: position + 1])
+    ):
+        return outer.args[position]
+    return None
+
+
+def _slices(node: ast.AST, where: _Module) -> bool:
+    """Whether the transformation gives the function slices of its argument (scan's ``xs``,
+    vmap's batch)."""
+    found = _transformation(node, where.parents)
+    return found is not None and found[1] in ("vmap", "pmap", "map", "tree_map")
+
+
+def _maybe_array(module: _Module, node: ast.expr, classifier: _Classifier) -> bool:
+    """Whether an argument of no unknown cause may be an array (not a constant, a string…)."""
+    if isinstance(node, ast.Constant | ast.JoinedStr | ast.Lambda | ast.Dict | ast.Set):
+        return False
+    if isinstance(node, ast.Name):
+        text = classifier.name_type(module, node)
+        if text is not None and not _array_type(text) and not text.startswith(_CONTAINERS):
+            return False
+    return True
+
+
+def _statement_line(node: ast.AST, parents: Mapping[ast.AST, ast.AST]) -> int:
+    """The first line of the statement ``node`` is part of."""
+    current: ast.AST | None = node
+    while current is not None and not isinstance(current, ast.stmt):
+        current = parents.get(current)
+    return current.lineno if current is not None else getattr(node, "lineno", 0)
+
+
+def _visible(sites: Sequence[tuple[int, ast.stmt]], use: int) -> int | None:
+    """The line of the binding a use at statement line ``use`` reads (the latest before it;
+    in a loop, the latest of all)."""
+    if not sites:
+        return None
+    before = [line for line, _ in sites if line < use]
+    return max(before) if before else max(line for line, _ in sites)
+
+
+def _comprehension_of(
+    node: ast.Name, parents: Mapping[ast.AST, ast.AST]
+) -> ast.comprehension | None:
+    """The comprehension generator that binds ``node``'s name around it, if any."""
+    current = parents.get(node)
+    while current is not None and not isinstance(current, ast.stmt):
+        if isinstance(current, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            for generator in current.generators:
+                if any(
+                    n.id == node.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)
+                ):
+                    return generator
+        current = parents.get(current)
+    return None
+
+
+def _first(causes: Iterator[Cause | None]) -> Cause | None:
+    return next((c for c in causes if c is not None), None)
+
+
+def _parameters(function: FunctionNode) -> list[str]:
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return [a.arg for a in every]
+
+
+def _function_name(function: FunctionNode) -> str:
+    return "a lambda" if isinstance(function, ast.Lambda) else function.name
+
+
+def _position(function: FunctionNode, name: str) -> int | None:
+    positional = [*function.args.posonlyargs, *function.args.args]
+    for index, arg in enumerate(positional):
+        if arg.arg == name:
+            return index
+    return None
+
+
+def _is_method(function: FunctionNode, module: _Module) -> bool:
+    return isinstance(module.parents.get(function), ast.ClassDef) and bool(
+        _parameters(function)[:1] and _parameters(function)[0] in ("self", "cls")
+    )
+
+
+def _argument(call: ast.Call, position: int | None, name: str, *, method: bool) -> ast.expr | None:
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    if position is None:
+        return None
+    index = position - (1 if method and isinstance(call.func, ast.Attribute) else 0)
+    if 0 <= index < len(call.args) and not any(
+        isinstance(a, ast.Starred) for a in call.args[: index + 1]
+    ):
+        return call.args[index]
+    return None
+
+
+def _decorated(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = _called_name(target)
+        if name in _TRANSFORMS:
+            return True
+    return False
+
+
+def _enclosing_class(node: ast.AST, parents: Mapping[ast.AST, ast.AST]) -> ast.ClassDef | None:
+    current = parents.get(node)
+    while current is not None and not isinstance(current, ast.ClassDef):
+        current = parents.get(current)
+    return current
+
+
+def typed_libraries(python: str, modules: Sequence[str]) -> dict[str, bool]:
+    """Which top-level ``modules`` ship ``py.typed`` (or stubs) in ``python``'s environment."""
+    script = (
+        "import importlib.util, json, pathlib, sys\n"
+        "out = {}\n"
+        "for name in json.loads(sys.argv[1]):\n"
+        "    typed = importlib.util.find_spec(name + '-stubs'.replace('-', '_')) is not None\n"
+        "    try:\n"
+        "        spec = importlib.util.find_spec(name)\n"
+        "    except (ImportError, ValueError):\n"
+        "        spec = None\n"
+        "    for location in (spec.submodule_search_locations or []) if spec else []:\n"
+        "        typed = typed or (pathlib.Path(location) / 'py.typed').is_file()\n"
+        "    out[name] = typed\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [python, "-c", script, json.dumps(sorted(set(modules)))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        found: dict[str, bool] = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        return {}
+    return found
+
+
+def classify(
+    root: Path,
+    types: Mapping[str, Mapping[Site, str]],
+    *,
+    python: str = sys.executable,
+) -> dict[str, dict[Site, Cause]]:
+    """Give each array-valued site of ``types`` without one dtype its cause."""
+    modules: dict[str, _Module] = {}
+    for rel, by_site in types.items():
+        module = _load(root, rel, by_site)
+        if module is not None:
+            modules[rel] = module
+    libraries = {
+        full.split(".")[0]
+        for module in modules.values()
+        for full in module.imports.values()
+        if full and not full.startswith(".")
+    }
+    project = _Project(modules, {m.name: m for m in modules.values()}, {})
+    own = {m.name.split(".")[0] for m in modules.values()}
+    project.typed = typed_libraries(python, sorted(libraries - own))
+    project.index()
+    classifier = _Classifier(project)
+    causes: dict[str, dict[Site, Cause]] = {}
+    for rel, by_site in types.items():
+        module = modules.get(rel)
+        for site, text in by_site.items():
+            if not _array_type(text) or static_dtype(text) is not None:
+                continue
+            cause = None if module is None else classifier.site(module, site.line, site.name)
+            known = Cause("unexplained", "its value's parts are known")
+            causes.setdefault(rel, {})[site] = cause or known
+    return causes
+
+
+def tally(causes: Mapping[str, Mapping[Site, Cause]]) -> dict[str, int]:
+    """How many sites of each class, in :data:`REASONS`' order."""
+    counted = Counter(c.key for by_site in causes.values() for c in by_site.values())
+    return {key: counted[key] for key in REASONS if counted[key]}
