@@ -600,6 +600,8 @@ class TypingPkgPlugin(Plugin):
         owner, _, attribute = fullname.rpartition(".")
         if attribute == "dtype" and self._is_array_class(owner):
             return self._dtype_attribute
+        if owner in names.FINFO_CLASSES and attribute in numpy_scalars.FINFO_LIMITS:
+            return self._finfo_limit
         if self._jax.enabled and not attribute.startswith("__"):
             full = self._jax.array_method(attribute)
             if full is not None and self._is_jax_array_class(owner):
@@ -610,6 +612,15 @@ class TypingPkgPlugin(Plugin):
         elif jitted:
             return transforms.replace_jitted_method
         return None
+
+    def _finfo_limit(self, ctx: AttributeContext) -> Type:
+        """``jnp.finfo(x.dtype).min``: an inferred NumPy scalar of ``x``'s dtype
+        (``numpy_scalars.finfo_callback``); a variable it defines and that is bound again is
+        declared ``Any`` (``rebinding``), so that a later NumPy scalar is accepted."""
+        result = numpy_scalars.finfo_callback(self._class, self._dtype_names.read, ctx)
+        if result is ctx.default_attr_type:
+            return result
+        return self._inference.rebinding(ctx.api, ctx.context, result, any_to_mypy=True)
 
     def _promote_foreign_arrays(self) -> None:
         """Make NumPy's ``ndarray`` promote to ``Array[Any]`` in this build.

@@ -20,6 +20,7 @@ __all__ = [
     "DTYPES_MODULE",
     "DTYPE_META",
     "DTYPE_ROOT",
+    "FINFO_CLASSES",
     "FUNCTOOLS_PARTIAL",
     "INDEX_UPDATE_REF",
     "INFERRED_ARRAY",
@@ -60,6 +61,9 @@ INFERRED_SCALARS: Final[Mapping[str, str]] = {
 """The NumPy scalars the plugin infers where NumPy's stubs say ``Any`` (``numpy_scalars``:
 inexact ones), by marker: classes of ``typing_pkg/typing.py`` (``tests/plugin`` checks both
 lists agree)."""
+FINFO_CLASSES: Final = frozenset({"numpy._core.getlimits.finfo", "ml_dtypes._finfo.finfo"})
+"""``finfo``'s classes: NumPy's (generic, its stubs type its limits when they know the dtype)
+and ``jnp.finfo``'s, ml_dtypes's subclass (whose limits are ``floating[Any]``)."""
 CUSTOM_DERIVATIVE_CALLS: Final = frozenset(
     f"jax._src.custom_derivatives.{wrapper}.__call__" for wrapper in ("custom_jvp", "custom_vjp")
 )

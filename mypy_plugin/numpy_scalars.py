@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from mypy.nodes import ARG_POS, TypeInfo
-from mypy.plugin import MethodContext
+from mypy.nodes import ARG_POS, Expression, TypeInfo
+from mypy.plugin import AttributeContext, CheckerPluginInterface, MethodContext
 from mypy.types import AnyType, Instance, LiteralType, Type, get_proper_type
 
 from mypy_plugin.names import INFERRED_SCALARS
@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
+    "FINFO_LIMITS",
     "INFERRED_CLASSES",
+    "finfo_callback",
     "inferred_result",
     "is_inferred_scalar",
     "is_operator",
@@ -63,6 +65,8 @@ _UFUNC_OF: Final = {
 _PYTHON_TYPES: Final = {"py_int": int, "py_float": float, "py_complex": complex}
 
 ClassLookup = Callable[[str], TypeInfo | None]
+DTypeReader = Callable[[CheckerPluginInterface, Expression, Type], Type]
+"""What an argument typed ``Any`` stands for (``DTypeNames.read``: ``jnp.float32``)."""
 _Input: TypeAlias = "np.dtype[Any] | type"
 """An operand as ``ufunc.resolve_dtypes`` takes it."""
 
@@ -173,6 +177,40 @@ def operator_callback(lookup: ClassLookup, method: str, ctx: MethodContext) -> T
     if reflected:
         inputs.reverse()
     made = _resolve(ufunc, inputs, lookup)
+    return default if made is None else made
+
+
+FINFO_LIMITS: Final = frozenset(
+    {"min", "max", "eps", "epsneg", "tiny", "smallest_normal", "smallest_subnormal", "resolution"}
+)
+"""The attributes of ``finfo(dtype)`` that are scalars of that dtype."""
+
+
+def finfo_callback(lookup: ClassLookup, read: DTypeReader, ctx: AttributeContext) -> Type:
+    """``jnp.finfo(x.dtype).min`` and its kin: a NumPy scalar of ``x``'s dtype, where it is
+    ``float16``, ``float32`` or ``float64`` (ml_dtypes's ``finfo`` types them
+    ``floating[Any]``; an ml_dtypes scalar, ``bfloat16``'s, has no inferred class)."""
+    from mypy.nodes import CallExpr, MemberExpr
+
+    from mypy_plugin.jax_api import read_dtype
+    from mypy_plugin.mypy_internals import type_of
+
+    default = ctx.default_attr_type
+    proper = get_proper_type(default)
+    if isinstance(proper, Instance) and numpy_scalar(proper) is not None:
+        return default  # np.finfo(np.float32).min: NumPy's stubs know it
+    member = ctx.context
+    if not isinstance(member, MemberExpr) or not isinstance(member.expr, CallExpr):
+        return default
+    call = member.expr
+    if len(call.args) != 1 or call.arg_kinds != [ARG_POS]:
+        return default
+    argument = type_of(ctx.api, call.args[0])
+    if argument is None:
+        return default
+    argument = read(ctx.api, call.args[0], argument)  # jnp.finfo(jnp.bfloat16): Any to mypy
+    marker = read_dtype(ctx.api, call.args[0], argument)
+    made = _inferred(marker, lookup) if isinstance(marker, str) else None
     return default if made is None else made
 
 

@@ -924,6 +924,7 @@ def measure(
             "errors_with": len(run.with_errors),
             "errors_without": len(run.without_errors),
         }
+    causes = _reasons(directory, checker_runs, observed)
     for rel in sources:
         program = runs[rel]
         entry: dict[str, Any] = {
@@ -955,6 +956,9 @@ def measure(
                     "dtype": static,
                     "verdict": verdict(static, sorted(found)),
                 }
+                if checker == "mypy" and static is None and not row["unmarked"]:
+                    cause = causes.get(rel, {}).get(site)
+                    row[checker]["reason"] = None if cause is None else str(cause)
             entry["sites"].append(row)
         for checker, run in checker_runs.items():
             figures = Figures()
@@ -978,6 +982,21 @@ def measure(
         report["files"][rel] = entry
     report["totals"] = {checker: vars(figures) for checker, figures in totals.items()}
     return report
+
+
+def _reasons(
+    directory: Path,
+    runs: dict[str, CheckerRun],
+    observed: dict[str, dict[Site, set[tuple[str, bool]]]],
+) -> dict[str, dict[Site, Any]]:
+    """Why each site the programs held arrays at has no dtype in mypy (the primer's reasons)."""
+    run = runs.get("mypy")
+    if run is None:
+        return {}
+    from tools.primer.reasons import classify  # not at the top: it imports this module
+
+    only = {rel: set(sites) for rel, sites in observed.items()}
+    return dict(classify(directory, run.types, only=only))
 
 
 BUG_MARK = re.compile(r"#\s*BUG:")
@@ -1056,7 +1075,33 @@ def render(report: dict[str, Any]) -> str:
             for error in entry["new_errors"][checker]:
                 message = " ".join(error["message"].split())
                 out.append(f"  NEW ERROR {rel}:{error['line']}: {message} [{error['code']}]")
+        out += _reason_lines(files, checker)
     return "\n".join(out)
+
+
+def _reason_lines(files: dict[str, Any], checker: str) -> list[str]:
+    """The reasons of the sites without a dtype (mypy's: the primer's classes), gaps listed."""
+    from tools.primer.reasons import REASONS, is_gap  # not at the top: it imports this module
+
+    reasons = [
+        (rel, row, row[checker]["reason"])
+        for rel, entry in files.items()
+        for row in entry["sites"]
+        if row[checker].get("reason")
+    ]
+    if not reasons:
+        return []
+    counts = Counter(reason.split(":", 1)[0] for _, _, reason in reasons)
+    out = [
+        "sites without a dtype, by reason (* a gap of the plugin): "
+        + ", ".join(
+            f"{key}{' *' if is_gap(key) else ''} {counts[key]}" for key in REASONS if counts[key]
+        )
+    ]
+    for rel, row, reason in reasons:
+        if is_gap(reason.split(":", 1)[0]):
+            out.append(f"  * {rel}:{row['line']} {row['name']}  <- {reason}")
+    return out
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -472,6 +472,21 @@ def test_script_measures_a_tiny_corpus(tmp_path: Path) -> None:
                                  "basedpyright": "reportOperatorIssue"}[checker]  # fmt: skip
     assert "coverage (correct / arrays)" in done.stdout
     assert "bugs caught (a new error on a line marked # BUG:): 1 of 1" in done.stdout
+    # mypy's sites without a dtype each get the primer's reason (tools/primer/reasons.py)
+    reasons = {(rel, name): row["mypy"].get("reason") for (rel, _, name), row in rows.items()
+               if row["mypy"]["verdict"] == "none" and not row["unmarked"]}  # fmt: skip
+    assert reasons == TINY_REASONS
+    assert "sites without a dtype, by reason (* a gap of the plugin): " in done.stdout
+
+
+# Why mypy leaves each of those sites without a dtype: y is scale()'s, called with both dtypes
+# (several-dtypes at the revealed union), v an element of a tuple of the two, n NumPy's.
+_BOTH = "typing_pkg.typing.Array[typing_pkg.dtypes.float32] | typing_pkg.typing.Array[typing_pkg.dtypes.int32]"  # noqa: E501
+TINY_REASONS = {
+    ("a.py", "y"): f"several-dtypes: {_BOTH}",
+    ("a.py", "v"): f"several-dtypes: {_BOTH}",
+    ("a.py", "n"): "numpy: numpy.asarray",
+}
 
 
 def extra_in(entry: dict[str, Any], checker: str) -> int:

@@ -35,6 +35,8 @@ lines = 12
 """
 
 MODEL = """\
+from typing import NamedTuple
+
 import jax
 import jax.numpy as jnp
 import not_an_installed_library
@@ -50,6 +52,15 @@ def public(x):
 def declared(x: jax.Array):
     z = jnp.sin(x)  # site z: annotation
     return z
+
+
+def narrowed(x: jax.Array):
+    d = jnp.cos(x)  # site d: call-site
+    return d
+
+
+class State(NamedTuple):
+    w: jax.Array
 
 
 def helper(v):
@@ -72,7 +83,10 @@ def run(flag):
     u = not_an_installed_library.load()  # site u: untyped-library
     e = data if flag else jnp.arange(3)  # site e: several-dtypes
     scaled = scale(data)  # site scaled: other-module
-    return out, final, w, k, u, e, scaled
+    both = narrowed(data)
+    state = State(data)  # site state
+    sw = state.w  # site sw: pytree
+    return out, final, w, k, u, e, scaled, both, sw
 """
 OPS = """\
 def scale(v):
@@ -82,7 +96,8 @@ def scale(v):
 TYPES = {
     "y": UNKNOWN, "z": UNKNOWN, "h": UNKNOWN, "c": UNKNOWN, "data": F32,
     "params": f"builtins.dict[builtins.str, {F32}]", "w": UNKNOWN, "k": UNKNOWN,
-    "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN,
+    "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
+    "state": "pkg.model.State", "sw": UNKNOWN,
 }  # fmt: skip
 
 
@@ -131,6 +146,12 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["y"].detail == "parameter x of public"
     assert by_name["h"].detail == "parameter v of helper (called in pkg/model.py)"
     assert str(by_name["u"]) == "untyped-library: not_an_installed_library.load"
+    assert by_name["d"].detail == (
+        "parameter x of narrowed: jax.Array, narrowed by no call (called in pkg/model.py)"
+    )
+    assert by_name["sw"].detail == (
+        "field State.w: jax.Array, built with a known dtype in pkg/model.py"
+    )
 
 
 def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
@@ -138,7 +159,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
-        "y", "z", "h", "c", "w", "k", "u", "e", "scaled",
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw",
     }  # fmt: skip
 
 

@@ -390,6 +390,16 @@ class _Classifier:
         every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
         arg = next(a for a in every if a.arg == name)
         label = f"parameter {name} of {_function_name(function)}"
+        if arg.annotation is not None and not isinstance(function, ast.Lambda):
+            declared = Cause("annotation", f"{label}: {ast.unparse(arg.annotation)}")
+            fixed, _, array = self.fixed_by_calls(module, function, name)
+            if fixed is None or not array:
+                return declared if array else None
+            return Cause(
+                "call-site" if fixed is module else "other-module",
+                f"{label}: {ast.unparse(arg.annotation)}, narrowed by no call (called in "
+                f"{fixed.rel})",
+            )
         if arg.annotation is not None:
             return Cause("annotation", f"{label}: {ast.unparse(arg.annotation)}")
         if isinstance(function, ast.Lambda):
@@ -407,25 +417,9 @@ class _Classifier:
         label: str,
     ) -> Cause | None:
         owner = module
-        calls = [
-            (m, c)
-            for m, c in self.project.calls.get(function.name, [])
-            if self._refers_to(m, c.func, owner, function)
-        ]
-        position = _position(function, name)
-        first: Cause | None = None
-        fixed: _Module | None = None
-        for caller, call in calls:
-            argument = _argument(call, position, name, method=_is_method(function, module))
-            if argument is None:
-                continue
-            cause = self.expr(caller, argument)
-            if cause is None and not _maybe_array(caller, argument, self):
-                return None  # a string, a number: no array
-            if cause is None:
-                fixed = caller
-                break
-            first = first or cause
+        fixed, first, array = self.fixed_by_calls(module, function, name)
+        if not array:
+            return None  # a string, a number: no array
         if fixed is not None:
             same = fixed is module
             return Cause(
@@ -440,7 +434,7 @@ class _Classifier:
         ]
         fed = False
         for where, node in uses:
-            argument = _fed_by_transformation(where, node, position)
+            argument = _fed_by_transformation(where, node, _position(function, name))
             if argument is None:
                 continue
             fed = True
@@ -458,6 +452,73 @@ class _Classifier:
         if uses:
             return Cause("input", f"{label} (handed to code outside the project)")
         return Cause("input", label)
+
+    def fixed_by_calls(
+        self, module: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> tuple[_Module | None, Cause | None, bool]:
+        """The module of a call giving parameter ``name`` an argument of known dtype (None:
+        no call does), the cause of the first call's argument otherwise, and whether the
+        arguments may be arrays (not when a call gives a constant, a string…)."""
+        target: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef = function
+        offset = 1 if _is_method(function, module) else 0
+        cls = module.parents.get(function)
+        if function.name == "__init__" and isinstance(cls, ast.ClassDef):
+            target = cls  # Cls(…) calls its __init__
+        calls = [
+            (m, c)
+            for m, c in self.project.calls.get(target.name, [])
+            if self._refers_to(m, c.func, module, target)
+        ]
+        position = _position(function, name)
+        first: Cause | None = None
+        for caller, call in calls:
+            shift = offset if target is not function or isinstance(call.func, ast.Attribute) else 0
+            argument = _argument(call, position, name, shift=shift)
+            if argument is None:
+                continue
+            cause = self.expr(caller, argument)
+            if cause is None and not _maybe_array(caller, argument, self):
+                return None, None, False
+            if cause is None:
+                return caller, None, True
+            first = first or cause
+        return None, first, True
+
+    def declared_field(
+        self, owner: _Module, cls: ast.ClassDef, attr: str, annotation: ast.expr
+    ) -> Cause:
+        """A field declared without one dtype: an annotation, or a gap where a ``Cls(…)`` of
+        the program gives it a known dtype."""
+        label = f"field {cls.name}.{attr}: {ast.unparse(annotation)}"
+        built = self.built_field(owner, cls, attr)
+        if built is None:
+            return Cause("annotation", label)
+        return Cause("pytree", f"{label}, built with a known dtype in {built.rel}")
+
+    def built_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> _Module | None:
+        """The module of a ``Cls(…)`` call giving field ``attr`` a known dtype, if any (a
+        dataclass, NamedTuple or equinox Module without its own ``__init__``)."""
+        if any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
+            return None
+        fields = [
+            s.target.id
+            for s in cls.body
+            if isinstance(s, ast.AnnAssign)
+            and isinstance(s.target, ast.Name)
+            and "ClassVar" not in ast.unparse(s.annotation)
+        ]
+        position = fields.index(attr) if attr in fields else None
+        for caller, call in self.project.calls.get(cls.name, []):
+            if not self._refers_to(caller, call.func, owner, cls):
+                continue
+            argument = _argument(call, position, attr, shift=0)
+            if (
+                argument is not None
+                and self.expr(caller, argument) is None
+                and _maybe_array(caller, argument, self)
+            ):
+                return caller
+        return None
 
     # -- expressions ---------------------------------------------------------------------------
 
@@ -534,7 +595,7 @@ class _Classifier:
                 and isinstance(stmt.target, ast.Name)
                 and stmt.target.id == node.attr
             ):
-                return Cause("annotation", f"field {node.attr}: {ast.unparse(stmt.annotation)}")
+                return self.declared_field(module, cls, node.attr, stmt.annotation)
         causes = [
             self.site(module, line, dotted_name)
             for (scope, bound), sites in module.bindings.items()
@@ -561,8 +622,7 @@ class _Classifier:
                         and isinstance(stmt.target, ast.Name)
                         and stmt.target.id == attr
                     ):
-                        annotation = ast.unparse(stmt.annotation)
-                        return Cause("annotation", f"field {short}.{attr}: {annotation}")
+                        return self.declared_field(owner, node, attr, stmt.annotation)
                 return None
         top = name.split(".")[0]
         if top in self.project.typed or top in ("jax", "numpy"):
@@ -606,6 +666,7 @@ class _Classifier:
             if method is not None:
                 return self.project_call(module, module, method, arguments)
         receiver = func.value
+        text = None
         if isinstance(receiver, ast.Name):
             text = self.name_type(module, receiver)
             if text is not None and _array_type(text):
@@ -616,7 +677,21 @@ class _Classifier:
         base = self.expr(module, receiver)
         if base is not None:
             return base
+        if text is not None:  # a method of an object of known class: its declaration
+            return self.library_method(text, func.attr)
         return Cause("unexplained", f"call of {path}")
+
+    def library_method(self, type_text: str, method: str) -> Cause:
+        """The cause of a method's result that has no dtype, by its receiver's class."""
+        name = type_text.split("[", 1)[0].strip()
+        top = name.split(".")[0]
+        if top == "numpy":
+            return Cause("numpy", f"{name}.{method}")
+        if self.project.by_name.get(name.rpartition(".")[0]) is not None:
+            return Cause("call-site", f"{name}.{method}(…), a method of the program")
+        if top not in sys.stdlib_module_names and not self.project.typed.get(top, False):
+            return Cause("untyped-library", f"{name}.{method}")
+        return Cause("annotation", f"declared by {name}.{method}")
 
     def method(
         self, module: _Module, receiver: ast.expr, method: str, arguments: Sequence[ast.expr]
@@ -758,7 +833,7 @@ class _Classifier:
         where: _Module,
         node: ast.AST,
         owner: _Module,
-        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        function: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
     ) -> bool:
         """Whether a use of ``function``'s name (``f``, ``mod.f``, ``self.f``) may be it."""
         if isinstance(node, ast.Name):
@@ -934,13 +1009,13 @@ def _is_method(function: FunctionNode, module: _Module) -> bool:
     )
 
 
-def _argument(call: ast.Call, position: int | None, name: str, *, method: bool) -> ast.expr | None:
+def _argument(call: ast.Call, position: int | None, name: str, *, shift: int) -> ast.expr | None:
     for keyword in call.keywords:
         if keyword.arg == name:
             return keyword.value
     if position is None:
         return None
-    index = position - (1 if method and isinstance(call.func, ast.Attribute) else 0)
+    index = position - shift
     if 0 <= index < len(call.args) and not any(
         isinstance(a, ast.Starred) for a in call.args[: index + 1]
     ):
@@ -998,8 +1073,10 @@ def classify(
     types: Mapping[str, Mapping[Site, str]],
     *,
     python: str = sys.executable,
+    only: Mapping[str, set[Site]] | None = None,
 ) -> dict[str, dict[Site, Cause]]:
-    """Give each array-valued site of ``types`` without one dtype its cause."""
+    """Give each array-valued site of ``types`` without one dtype its cause (or each site of
+    ``only`` without one dtype, whatever its type: ``Any`` where a program held arrays)."""
     modules: dict[str, _Module] = {}
     for rel, by_site in types.items():
         module = _load(root, rel, by_site)
@@ -1020,7 +1097,8 @@ def classify(
     for rel, by_site in types.items():
         module = modules.get(rel)
         for site, text in by_site.items():
-            if not _array_type(text) or static_dtype(text) is not None:
+            wanted = _array_type(text) if only is None else site in only.get(rel, set())
+            if not wanted or static_dtype(text) is not None:
                 continue
             cause = None if module is None else classifier.site(module, site.line, site.name)
             known = Cause("unexplained", "its value's parts are known")
