@@ -274,6 +274,8 @@ class TypingPkgPlugin(Plugin):
         self._call: Final = rebound(
             partial(_call_callback, self._inference, self._transforms, self._dtype_names)
         )
+        self._transformed_table: Final[dict[str, Callable[[FunctionContext], Type]]] = {}
+        """``_transformed_call``'s hooks of the table's functions, by table name."""
         self._inferred_scalar_method: Final = self._rebound(
             partial(numpy_scalars.inferred_result, self._class), any_to_mypy=True
         )
@@ -613,6 +615,25 @@ class TypingPkgPlugin(Plugin):
             return transforms.replace_jitted_method
         return None
 
+    def _transformed_call(self, ctx: FunctionContext) -> Type:
+        """A call of ``jax.vmap(f)``, ``jax.jit(f)``, …: ``f``'s body specialised when it is
+        the program's (``_call``); the JAX API table's rule when ``f`` is a function it lists
+        (``jax.vmap(jnp.sin)(x)``: mapping, tracing or checkpointing keeps the dtypes)."""
+        context = ctx.context
+        if self._jax.enabled and isinstance(context, CallExpr):
+            callee = get_proper_type(transforms.declared_callee(ctx.api, context.callee))
+            definition = callee.definition if isinstance(callee, CallableType) else None
+            full = None if definition is None else self._jax.function(definition.fullname)
+            if full is not None:
+                hook = self._transformed_table.get(full)
+                if hook is None:
+                    hook = self._rebound(
+                        _arguments_alone(partial(jax_api.function_callback, self._jax_hooks, full))
+                    )
+                    self._transformed_table[full] = hook
+                return hook(ctx)
+        return self._call(ctx)
+
     def _finfo_limit(self, ctx: AttributeContext) -> Type:
         """``jnp.finfo(x.dtype).min``: an inferred NumPy scalar of ``x``'s dtype
         (``numpy_scalars.finfo_callback``); a variable it defines and that is bound again is
@@ -682,8 +703,10 @@ class TypingPkgPlugin(Plugin):
             return self._jax_result
         if fullname == transforms.JIT_DECORATOR:
             return self._transforms.decorator_callback
-        if fullname.startswith((transforms.TRACED, transforms.GRADIENT)):
-            return self._call  # what jax.vmap(f), jax.grad(f), … return: see transforms
+        if fullname.startswith(transforms.TRACED):
+            return self._transformed_call  # what jax.vmap(f), jax.jit(f), … return
+        if fullname.startswith(transforms.GRADIENT):
+            return self._call  # what jax.grad(f), … return: see transforms
         if self._is_user_name(fullname):
             return self._call
         return None

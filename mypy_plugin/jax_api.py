@@ -856,9 +856,10 @@ def function_callback(hooks: Hooks, full: str, ctx: FunctionContext) -> Type:
 def ufunc_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     """Type ``jnp.add(x, y)`` (a ``BinaryUfunc`` instance's ``__call__``) by the ufunc's name."""
     context = ctx.context
-    if not isinstance(context, CallExpr) or not isinstance(context.callee, RefExpr):
+    called = _called_function(context)
+    if called is None:
         return ctx.default_return_type
-    full = hooks.api.function(context.callee.fullname) or context.callee.fullname
+    full = hooks.api.function(called) or called
     method_names = _method_names(ctx)
     actuals = hooks.actuals(ctx, method_names)
     found = _evaluate(hooks, full, actuals, None, ctx.default_return_type, ctx.context)
@@ -872,9 +873,9 @@ def custom_derivative_callback(hooks: Hooks, ctx: MethodContext) -> Type:
     in order (a call with keywords keeps JAX's answer)."""
     default = ctx.default_return_type
     context = ctx.context
-    if not isinstance(context, CallExpr) or not isinstance(context.callee, RefExpr):
+    defined = _called_function(context)
+    if defined is None:
         return default
-    defined = context.callee.fullname
     full = hooks.api.function(defined) or defined.replace("jax._src.", "jax.", 1)
     if full not in hooks.api.table or not ctx.arg_types:
         return default  # (a decorated definition the lookup misses: jax._src.scipy.special.X)
@@ -891,6 +892,27 @@ def custom_derivative_callback(hooks: Hooks, ctx: MethodContext) -> Type:
         return default
     found = _evaluate(hooks, full, actuals, None, declared, context)
     return default if found is None else found
+
+
+_KEEPING: Final = frozenset({"vmap", "pmap", "checkpoint"})
+"""The transformations JAX types ``F -> F``: a call through one is a call of the function."""
+
+
+def _called_function(context: Context) -> str | None:
+    """The full name of the function a call calls: ``jnp.add(x, y)``'s, or through a
+    transformation that keeps its type, ``jax.vmap(jnp.add)(x, y)``'s."""
+    if not isinstance(context, CallExpr):
+        return None
+    callee = context.callee
+    if (
+        isinstance(callee, CallExpr)
+        and isinstance(callee.callee, RefExpr)
+        and names.TRANSFORMS.get(callee.callee.fullname) in _KEEPING
+        and callee.args
+        and callee.arg_kinds[0] == ARG_POS
+    ):
+        callee = callee.args[0]
+    return callee.fullname if isinstance(callee, RefExpr) else None
 
 
 def _method_names(ctx: MethodContext) -> list[str | None]:

@@ -484,6 +484,17 @@ class _Classifier:
             first = first or cause
         return None, first, True
 
+    def bound_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
+        """An attribute the class's methods bind (``self.w = …``): the first cause of those
+        bindings (one unknown binding leaves the attribute unknown), None if all are known."""
+        causes = (
+            self.site(owner, line, f"self.{attr}")
+            for (scope, bound), sites in owner.bindings.items()
+            if bound == f"self.{attr}" and _enclosing_class(scope, owner.parents) is cls
+            for line, _ in sites
+        )
+        return _first(causes)
+
     def declared_field(
         self, owner: _Module, cls: ast.ClassDef, attr: str, annotation: ast.expr
     ) -> Cause:
@@ -623,7 +634,7 @@ class _Classifier:
                         and stmt.target.id == attr
                     ):
                         return self.declared_field(owner, node, attr, stmt.annotation)
-                return None
+                return self.bound_field(owner, node, attr)
         top = name.split(".")[0]
         if top in self.project.typed or top in ("jax", "numpy"):
             return Cause("annotation", f"declared by {name}.{attr}")
@@ -633,6 +644,8 @@ class _Classifier:
         base = node.value
         if isinstance(base, ast.Attribute) and base.attr in _NOT_ARRAYS:  # x.shape[0]
             return self.expr(module, base.value)
+        if isinstance(base, ast.Name) and _array_type(self.name_type(module, base) or ""):
+            return self.expr(module, base)  # an array's item: its dtype
         cause = self.expr(module, base)
         if cause is None and isinstance(base, ast.Attribute) and base.attr == "at":
             return None
