@@ -35,6 +35,7 @@ lines = 12
 """
 
 MODEL = """\
+from functools import partial
 from typing import NamedTuple
 
 import jax
@@ -63,6 +64,11 @@ class State(NamedTuple):
     w: jax.Array
 
 
+def objective(params, batch):
+    o = params * batch  # site o: transformed
+    return o.sum()
+
+
 def helper(v):
     h = v + 1  # site h: call-site
     return h
@@ -84,9 +90,11 @@ def run(flag):
     e = data if flag else jnp.arange(3)  # site e: several-dtypes
     scaled = scale(data)  # site scaled: other-module
     both = narrowed(data)
+    objective_of = partial(objective)
+    gradient = jax.grad(objective_of)(data, data)
     state = State(data)  # site state
     sw = state.w  # site sw: pytree
-    return out, final, w, k, u, e, scaled, both, sw
+    return out, final, w, k, u, e, scaled, both, sw, gradient
 """
 OPS = """\
 def scale(v):
@@ -97,7 +105,7 @@ TYPES = {
     "y": UNKNOWN, "z": UNKNOWN, "h": UNKNOWN, "c": UNKNOWN, "data": F32,
     "params": f"builtins.dict[builtins.str, {F32}]", "w": UNKNOWN, "k": UNKNOWN,
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
-    "state": "pkg.model.State", "sw": UNKNOWN,
+    "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN,
 }  # fmt: skip
 
 
@@ -146,6 +154,9 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["y"].detail == "parameter x of public"
     assert by_name["h"].detail == "parameter v of helper (called in pkg/model.py)"
     assert str(by_name["u"]) == "untyped-library: not_an_installed_library.load"
+    assert by_name["o"].detail == (
+        "parameter params of objective (its transformation's arguments are known)"
+    )
     assert by_name["d"].detail == (
         "parameter x of narrowed: jax.Array, narrowed by no call (called in pkg/model.py)"
     )
@@ -159,7 +170,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
-        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw",
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o",
     }  # fmt: skip
 
 

@@ -405,6 +405,13 @@ class _Classifier:
         if isinstance(function, ast.Lambda):
             parent = module.parents.get(function)
             if isinstance(parent, ast.Call):
+                position = _position(function, name)
+                fed = _fed_by_transformation(module, function, position)
+                if fed is not None:
+                    slices = _slices(function, module)
+                    cause = self.element(module, fed) if slices else self.expr(module, fed)
+                    if cause is not None:
+                        return cause
                 return Cause("transformed", f"{label} (given to {ast.unparse(parent.func)})")
             return Cause("input", label)
         return self.callers(module, function, name, label)
@@ -433,8 +440,14 @@ class _Classifier:
             if self._refers_to(r[0], r[1], owner, function)
         ]
         fed = False
-        for where, node in uses:
-            argument = _fed_by_transformation(where, node, _position(function, name))
+        position = _position(function, name)
+        for where, node in [u for use in uses for u in _through_partial(*use)]:
+            shift = _partial_shift(node, where)
+            at = None if position is None else position - shift
+            argument = _fed_by_transformation(where, node, at)
+            call = where.parents.get(node)
+            if argument is None and isinstance(call, ast.Call) and call.func is node:
+                argument = _argument(call, at, name, shift=0)  # g = partial(f, …); g(x)
             if argument is None:
                 continue
             fed = True
@@ -741,7 +754,14 @@ class _Classifier:
             top_level = [f for f in functions if isinstance(owner.parents.get(f), ast.Module)]
             if top_level:
                 return self.project_call(module, owner, top_level[0], arguments)
-            return Cause("other-module", full)
+            found = _first(self.expr(module, a) for a in arguments)
+            made = owner.bindings.get((owner.tree, full.rpartition(".")[2]))
+            if found is None and made:  # tree_dot = _wrap(_tree_dot): made at run time
+                value = getattr(made[0][1], "value", None)
+                if isinstance(value, ast.Call):
+                    text = ast.unparse(value)[:60]
+                    return Cause("input", f"{full} = {text}, a function made at run time")
+            return found or Cause("other-module", full)
         found = _first(self.expr(module, a) for a in arguments)
         if full.startswith(_TREE_UTILITIES):  # tree_map, tree_leaves: the leaves' causes
             leaves = _first(self.element(module, a) for a in arguments)
@@ -942,6 +962,57 @@ def _fed_by_transformation(where: _Module, node: ast.AST, position: int | None) 
     return None
 
 
+def _is_partial(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Call) and _called_name(node.func) == "partial"
+
+
+def _through_partial(where: _Module, node: ast.AST) -> list[tuple[_Module, ast.AST]]:
+    """A function's use, or where ``partial(f, …)`` stands for it: the partial itself
+    (``grad(partial(f, k=1))``) and the uses of a name bound to it (``g = partial(f, …)``,
+    then ``grad(g)``)."""
+    call = where.parents.get(node)
+    if not (_is_partial(call) and isinstance(call, ast.Call) and call.args[:1] == [node]):
+        return [(where, node)]
+    found: list[tuple[_Module, ast.AST]] = [(where, call)]
+    statement = where.parents.get(call)
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        bound = statement.targets[0].id
+        scope = _scope_of(statement, where.parents)
+        found += [
+            (where, use)
+            for use in ast.walk(scope)
+            if isinstance(use, ast.Name)
+            and use.id == bound
+            and isinstance(use.ctx, ast.Load)
+            and _scope_of(use, where.parents) is scope
+        ]
+    return found
+
+
+def _partial_shift(node: ast.AST, where: _Module) -> int:
+    """How many positional arguments a ``partial`` standing for the function gives it."""
+    call = node if _is_partial(node) else None
+    if call is None and isinstance(node, ast.Name):
+        statement = next(
+            (
+                s
+                for s in ast.walk(_scope_of(node, where.parents))
+                if isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and isinstance(s.targets[0], ast.Name)
+                and s.targets[0].id == node.id
+                and _is_partial(s.value)
+            ),
+            None,
+        )
+        call = None if statement is None else statement.value
+    return len(call.args) - 1 if isinstance(call, ast.Call) else 0
+
+
 def _slices(node: ast.AST, where: _Module) -> bool:
     """Whether the transformation gives the function slices of its argument (scan's ``xs``,
     vmap's batch)."""
@@ -1123,3 +1194,46 @@ def tally(causes: Mapping[str, Mapping[Site, Cause]]) -> dict[str, int]:
     """How many sites of each class, in :data:`REASONS`' order."""
     counted = Counter(c.key for by_site in causes.values() for c in by_site.values())
     return {key: counted[key] for key in REASONS if counted[key]}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Classify a coverage run's untyped sites again from its cache (no mypy run)."""
+    import argparse
+
+    from tools.primer.sites import REVEALED
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.primer.reasons",
+        description="the reasons of a primer coverage run's untyped array sites, from its cache",
+    )
+    parser.add_argument("--cache", type=Path, required=True, help="the primer's --cache DIR")
+    parser.add_argument("--sources", type=Path, required=True, help="the primer's --sources DIR")
+    parser.add_argument("--python", default=sys.executable, help="the primer's environment")
+    parser.add_argument("--gaps", action="store_true", help="list each gap site")
+    parser.add_argument("project", nargs="+")
+    args = parser.parse_args(argv)
+    total: Counter[str] = Counter()
+    for name in args.project:
+        path = args.cache / name / REVEALED
+        if not path.is_file():
+            parser.error(f"{path}: no coverage run of {name} in this cache")
+        data: dict[str, dict[str, str]] = json.loads(path.read_text(encoding="utf-8"))
+        types = {
+            rel: {Site(int(k.split(":", 1)[0]), k.split(":", 1)[1]): t for k, t in by.items()}
+            for rel, by in data.items()
+        }
+        causes = classify(args.sources / name, types, python=args.python)
+        counts = tally(causes)
+        total.update(counts)
+        print(name, " ".join(f"{key} {count}" for key, count in counts.items()))
+        if args.gaps:
+            for rel, by_site in sorted(causes.items()):
+                for site, cause in sorted(by_site.items()):
+                    if is_gap(cause.key):
+                        print(f"  * {rel}:{site.line} {site.name}  <- {cause}")
+    print("total", " ".join(f"{key} {total[key]}" for key in REASONS if total[key]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -47,6 +47,7 @@ from tools.primer.checkers import InternalError, run_mypy
 from tools.primer.reasons import classify, tally
 
 __all__ = [
+    "REVEALED",
     "RuntimeJudgement",
     "SiteCounts",
     "count_sites",
@@ -55,6 +56,9 @@ __all__ = [
     "mirror_tree",
 ]
 
+REVEALED: Final = "revealed.json"
+"""The file, in a project's cache folder, of every site's revealed type (``python -m
+tools.primer.reasons`` classifies them again without mypy)."""
 _ARRAY_HEAD: Final = re.compile(
     r"^(?:typing_pkg\.typing\.(?:Inferred)?Array|jax\.Array"
     r"|jax\._src(?:\.\w+)*\.(?:Array|ArrayImpl|Tracer)"
@@ -190,6 +194,8 @@ def count_sites(
                 dtypes[dtype] += 1
     counts.dtypes = dict(dtypes.most_common())
     counts.untyped = dict(untyped.most_common())
+    every = {rel: {f"{s.line}:{s.name}": t for s, t in by.items()} for rel, by in types.items()}
+    (where.parent / REVEALED).write_text(json.dumps(every), encoding="utf-8")
     causes = classify(root, types, python=python)
     counts.reasons = tally(causes)
     counts.causes = {
