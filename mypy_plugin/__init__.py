@@ -118,6 +118,7 @@ from mypy_plugin import (
     jax_api,
     jax_array,
     keyed_dicts,
+    named_tuples,
     names,
     numpy_scalars,
     program_types,
@@ -581,6 +582,8 @@ class TypingPkgPlugin(Plugin):
             full = self._jax.array_method(method)
             if full is not None and self._is_jax_array_class(owner):
                 return self._rebound(partial(jax_api.array_method_callback, self._jax_hooks, full))
+        if method == "_replace" and self._is_user_name(owner):
+            return named_tuples.replaced  # a NamedTuple's copy
         if self._is_user_name(owner):
             return self._call
         if owner.startswith("jax."):
@@ -604,6 +607,11 @@ class TypingPkgPlugin(Plugin):
             return self._dtype_attribute
         if owner in names.FINFO_CLASSES and attribute in numpy_scalars.FINFO_LIMITS:
             return self._finfo_limit
+        if self._is_user_name(owner) and not attribute.startswith("_"):
+            info = self._class(owner)
+            fields = None if info is None else named_tuples.fields_of(info)
+            if fields is not None and attribute in fields:
+                return named_tuples.field_item
         if self._jax.enabled and not attribute.startswith("__"):
             full = self._jax.array_method(attribute)
             if full is not None and self._is_jax_array_class(owner):
@@ -898,6 +906,10 @@ def _call_callback(
         return gradient
     if not isinstance(context, CallExpr) or not internals.checking(api):
         return ctx.default_return_type
+    if isinstance(ctx, FunctionContext):
+        built = named_tuples.constructed(ctx)
+        if built is not None:
+            return built  # State(w=x): a NamedTuple of the program, its items narrowed
     found = inference_.callee_function(api, transforms.declared_callee(api, context.callee))
     if found is None:
         return ctx.default_return_type

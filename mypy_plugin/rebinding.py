@@ -111,9 +111,11 @@ class Rebinding:
         facts = self.facts(api)
         if facts is None:
             return result
-        attribute = facts.attribute_definitions.get(id(context)) if any_to_mypy else None
+        attribute = facts.attribute_definitions.get(id(context))
         if attribute is not None and not is_inferred(result):
-            return self._define_attribute(api, attribute, result)
+            if any_to_mypy:
+                return self._define_attribute(api, attribute, result)
+            return self._define_attribute_erased(api, attribute, result)
         found = facts.bindings.get(id(context))
         if found is None or found.value is not context:
             return in_place_on_declared(api, context, result)
@@ -182,6 +184,26 @@ class Rebinding:
         """
         var = target.def_var
         return value if var is None else declare_any(api, target, var, value)
+
+    @staticmethod
+    def _define_attribute_erased(
+        api: CheckerPluginInterface, target: MemberExpr, value: Type
+    ) -> Type:
+        """An attribute bound again elsewhere, defined by a value of known dtypes.
+
+        Declared with its dtypes unknown, as mypy alone declares it (``jax.Array``),
+        and narrowed to the value: another method may bind it to another dtype
+        (``self.w = w.astype(jnp.float32)``), as ``_define_one`` lets a variable.
+        """
+        var = target.def_var
+        erased = erase_dtypes(value)
+        if var is None or erased is value or not is_subtype(value, erased):
+            return value
+        if var.type is not None and not is_subtype(erased, var.type):
+            return value  # declared in the class body: its declaration stands
+        var.type = erased  # the design's side effect (see the module docs)
+        internals.narrow(api, target, value)
+        return erased
 
     def _rebind_one(self, api: CheckerPluginInterface, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""
