@@ -9,9 +9,11 @@ fallback=State]``), and those items are the value's own: the plugin narrows
 them.
 
 * ``State(…)``, built with an argument of known dtype for a field whose
-  declaration leaves the dtype open: the field's item is the argument's type
-  (an argument that is a subtype of the declaration: a refused one is mypy's
-  error).
+  declaration leaves the dtype open: the field's item is the argument's type,
+  where it differs from the declaration by dtypes only (a field declared
+  ``ArrayTree | None`` keeps its declaration: the name a value is bound to
+  must take a later value of the declared type, ``graph =
+  pad_with_graphs(graph)``).
 * ``s.w`` reads the item (``s[0]`` already does); ``jax.tree.map`` maps the
   items (``mypy_plugin.transforms``); a value passed to an unannotated
   parameter keeps them (``mypy_plugin.inference``).
@@ -31,9 +33,10 @@ from collections.abc import Sequence
 from mypy.nodes import ARG_NAMED, ARG_POS, MemberExpr, TypeInfo
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 from mypy.subtypes import is_subtype
-from mypy.types import AnyType, TupleType, Type, get_proper_type
+from mypy.types import AnyType, Instance, TupleType, Type, get_proper_type
 
-from mypy_plugin.program_types import has_unknown_array, known_dtypes
+from mypy_plugin.program_types import has_unknown_array
+from mypy_plugin.types import classify
 
 __all__ = ["constructed", "field_item", "fields_of", "replaced"]
 
@@ -59,17 +62,32 @@ def _value(typ: Type) -> tuple[TupleType, list[str]] | None:
 
 
 def _narrowed(declared: Type, given: Type | None) -> Type:
-    """A field declared ``declared`` given ``given``: ``given`` where the declaration leaves
-    a dtype open and ``given`` knows one, else the declaration."""
-    if (
-        given is not None
-        and has_unknown_array(declared)
-        and known_dtypes(given)
-        and not isinstance(get_proper_type(given), AnyType)
-        and is_subtype(given, declared)
-    ):
+    """A field declared ``declared`` given ``given``: ``given`` where the declaration is an
+    array whose dtype it leaves open (``jax.Array``, ``Float[Array, "n"]``) or ``Any``, and
+    ``given`` an array of known dtype it accepts; else the declaration (a wider one,
+    ``ArrayTree | None``, stays: the name a value is bound to must take a later value of
+    the declared type)."""
+    if given is None or not is_subtype(given, declared):
+        return declared
+    told = _array_dtype(given)
+    if told is None:
+        return declared
+    wanted = get_proper_type(declared)
+    if isinstance(wanted, AnyType):
+        return given
+    operand = classify(wanted)
+    if operand is not None and operand.is_array and has_unknown_array(wanted):
         return given
     return declared
+
+
+def _array_dtype(typ: Type) -> str | None:
+    """The dtype of an array of ours (or NumPy's) of one known dtype, else ``None``."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, Instance):
+        return None
+    operand = classify(proper)
+    return operand.name if operand is not None and operand.is_array else None
 
 
 def _given(
