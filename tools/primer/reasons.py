@@ -23,6 +23,7 @@ import builtins
 import json
 import subprocess
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1160,7 +1161,45 @@ def classify(
     only: Mapping[str, set[Site]] | None = None,
 ) -> dict[str, dict[Site, Cause]]:
     """Give each array-valued site of ``types`` without one dtype its cause (or each site of
-    ``only`` without one dtype, whatever its type: ``Any`` where a program held arrays)."""
+    ``only`` without one dtype, whatever its type: ``Any`` where a program held arrays).
+
+    Causes are followed recursively (a long chain of calls, a sum of 200 terms): the work
+    runs in a thread of its own with a large stack and recursion limit, and a site deeper
+    still is ``unexplained``."""
+    found: dict[str, dict[Site, Cause]] = {}
+    failed: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            found.update(_classify(root, types, python, only))
+        except BaseException as exc:  # re-raised in the calling thread
+            failed.append(exc)
+
+    limit = sys.getrecursionlimit()
+    stack = threading.stack_size(_STACK)
+    sys.setrecursionlimit(max(limit, _RECURSION))
+    try:
+        thread = threading.Thread(target=work, name="primer-reasons")
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(stack)
+    if failed:
+        raise failed[0]
+    return found
+
+
+_STACK: Final = 256 * 1024 * 1024
+_RECURSION: Final = 40_000
+
+
+def _classify(
+    root: Path,
+    types: Mapping[str, Mapping[Site, str]],
+    python: str,
+    only: Mapping[str, set[Site]] | None,
+) -> dict[str, dict[Site, Cause]]:
     modules: dict[str, _Module] = {}
     for rel, by_site in types.items():
         module = _load(root, rel, by_site)
@@ -1184,7 +1223,10 @@ def classify(
             wanted = _array_type(text) if only is None else site in only.get(rel, set())
             if not wanted or static_dtype(text) is not None:
                 continue
-            cause = None if module is None else classifier.site(module, site.line, site.name)
+            try:
+                cause = None if module is None else classifier.site(module, site.line, site.name)
+            except RecursionError:
+                cause = Cause("unexplained", "too deep to follow")
             known = Cause("unexplained", "its value's parts are known")
             causes.setdefault(rel, {})[site] = cause or known
     return causes
@@ -1225,13 +1267,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         causes = classify(args.sources / name, types, python=args.python)
         counts = tally(causes)
         total.update(counts)
-        print(name, " ".join(f"{key} {count}" for key, count in counts.items()))
+        texts = [t for by in types.values() for t in by.values() if _array_type(t)]
+        typed = sum(static_dtype(t) is not None for t in texts)
+        total.update({"(arrays)": len(texts), "(typed)": typed})
+        reasons = " ".join(f"{key} {count}" for key, count in counts.items())
+        print(f"{name}: {typed} of {len(texts)} array-valued sites typed; {reasons}")
         if args.gaps:
             for rel, by_site in sorted(causes.items()):
                 for site, cause in sorted(by_site.items()):
                     if is_gap(cause.key):
                         print(f"  * {rel}:{site.line} {site.name}  <- {cause}")
-    print("total", " ".join(f"{key} {total[key]}" for key in REASONS if total[key]))
+    print(
+        f"total: {total['(typed)']} of {total['(arrays)']} typed; "
+        + " ".join(f"{key} {total[key]}" for key in REASONS if total[key])
+    )
     return 0
 
 
