@@ -275,8 +275,6 @@ class TypingPkgPlugin(Plugin):
         self._call: Final = rebound(
             partial(_call_callback, self._inference, self._transforms, self._dtype_names)
         )
-        self._transformed_table: Final[dict[str, Callable[[FunctionContext], Type]]] = {}
-        """``_transformed_call``'s hooks of the table's functions, by table name."""
         self._inferred_scalar_method: Final = self._rebound(
             partial(numpy_scalars.inferred_result, self._class), any_to_mypy=True
         )
@@ -631,15 +629,10 @@ class TypingPkgPlugin(Plugin):
         if self._jax.enabled and isinstance(context, CallExpr):
             callee = get_proper_type(transforms.declared_callee(ctx.api, context.callee))
             definition = callee.definition if isinstance(callee, CallableType) else None
-            full = None if definition is None else self._jax.function(definition.fullname)
-            if full is not None:
-                hook = self._transformed_table.get(full)
-                if hook is None:
-                    hook = self._rebound(
-                        _arguments_alone(partial(jax_api.function_callback, self._jax_hooks, full))
-                    )
-                    self._transformed_table[full] = hook
-                return hook(ctx)
+            if definition is not None and self._jax.function(definition.fullname) is not None:
+                hook = self._found_functions[definition.fullname]  # the function's own hook
+                if hook is not None:
+                    return hook(ctx)
         return self._call(ctx)
 
     def _finfo_limit(self, ctx: AttributeContext) -> Type:

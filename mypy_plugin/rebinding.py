@@ -164,15 +164,7 @@ class Rebinding:
             # is declared Any as mypy alone declares it (any later value is accepted), and
             # narrowed to the value's dtypes.
             return declare_any(api, name, name.node, value)
-        erased = erase_dtypes(value)
-        if erased is value or not is_subtype(value, erased):
-            return value
-        var = name.node
-        if var.type is not None and not is_subtype(erased, var.type):
-            return value  # declared elsewhere (a class attribute, a second pass): leave it
-        var.type = erased  # the design's side effect (see the module docs)
-        internals.narrow(api, name, value)
-        return erased
+        return _declare_erased(api, name, name.node, value)
 
     @staticmethod
     def _define_attribute(api: CheckerPluginInterface, target: MemberExpr, value: Type) -> Type:
@@ -196,14 +188,7 @@ class Rebinding:
         (``self.w = w.astype(jnp.float32)``), as ``_define_one`` lets a variable.
         """
         var = target.def_var
-        erased = erase_dtypes(value)
-        if var is None or erased is value or not is_subtype(value, erased):
-            return value
-        if var.type is not None and not is_subtype(erased, var.type):
-            return value  # declared in the class body: its declaration stands
-        var.type = erased  # the design's side effect (see the module docs)
-        internals.narrow(api, target, value)
-        return erased
+        return value if var is None else _declare_erased(api, target, var, value)
 
     def _rebind_one(self, api: CheckerPluginInterface, name: NameExpr | None, value: Type) -> Type:
         """A later binding: the value, or the type the assignment checks it against, widened."""
@@ -240,3 +225,18 @@ class Rebinding:
         widened = erase_dtypes(declared)
         var.type = erase_dtypes(own)  # the design's side effect (see the module docs)
         return widened
+
+
+def _declare_erased(
+    api: CheckerPluginInterface, target: NameExpr | MemberExpr, var: Var, value: Type
+) -> Type:
+    """Declare ``var`` (what ``target`` binds) as ``value`` without its dtypes, narrowed to
+    ``value``; a variable declared elsewhere (a class attribute, a second pass) is left."""
+    erased = erase_dtypes(value)
+    if erased is value or not is_subtype(value, erased):
+        return value
+    if var.type is not None and not is_subtype(erased, var.type):
+        return value
+    var.type = erased  # the design's side effect (see the module docs)
+    internals.narrow(api, target, value)
+    return erased

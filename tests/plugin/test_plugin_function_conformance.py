@@ -59,6 +59,20 @@ def _outputs_differ(cell: Cell) -> bool:
     return "[" in cell.op and len(set(operands(cell))) > 1
 
 
+def _array_not_array_like(function: str, parameter: str) -> CheckerException:
+    """A parameter JAX annotates ``Array``, not ``ArrayLike``: mypy itself refuses a Python
+    scalar there (``arg-type``) that JAX accepts."""
+    short = function.rsplit(".", 1)[-1]
+    return CheckerException(
+        reason=(
+            f"JAX annotates {short}'s {parameter} as Array, not ArrayLike: mypy itself refuses "
+            "a Python scalar (arg-type) that JAX accepts"
+        ),
+        functions=frozenset({function}),
+        applies=lambda cell: f"{parameter}=py_" in cell.left,
+    )
+
+
 PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
     CheckerException(
         reason=(
@@ -75,14 +89,7 @@ PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
         ),
         applies=_outputs_differ,
     ),
-    CheckerException(
-        reason=(
-            "JAX's stub annotates outer's b as Array, not ArrayLike: mypy itself refuses "
-            "a Python scalar (arg-type) that JAX accepts"
-        ),
-        functions=frozenset({"jax.numpy.outer"}),
-        applies=lambda cell: "b=py_" in cell.left,
-    ),
+    _array_not_array_like("jax.numpy.outer", "b"),
     CheckerException(
         reason=(
             "JAX annotates index_take's idxs as Array, but it takes a tuple of index "
@@ -109,14 +116,7 @@ PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
         functions=frozenset({"jax.lax.stop_gradient"}),
         applies=lambda cell: "=py_" in cell.left,
     ),
-    CheckerException(
-        reason=(
-            "JAX annotates spence's x as Array, not ArrayLike: mypy itself refuses a Python "
-            "scalar (arg-type) that JAX accepts"
-        ),
-        functions=frozenset({"jax.scipy.special.spence"}),
-        applies=lambda cell: "=py_" in cell.left,
-    ),
+    _array_not_array_like("jax.scipy.special.spence", "x"),
 )
 """The cells the plugin is not expected to get right, each entry with its reason."""
 

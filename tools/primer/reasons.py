@@ -1125,12 +1125,12 @@ def _enclosing_class(node: ast.AST, parents: Mapping[ast.AST, ast.AST]) -> ast.C
 
 
 def typed_libraries(python: str, modules: Sequence[str]) -> dict[str, bool]:
-    """Which top-level ``modules`` ship ``py.typed`` (or stubs) in ``python``'s environment."""
+    """Which top-level ``modules`` ship ``py.typed`` in ``python``'s environment."""
     script = (
         "import importlib.util, json, pathlib, sys\n"
         "out = {}\n"
         "for name in json.loads(sys.argv[1]):\n"
-        "    typed = importlib.util.find_spec(name + '-stubs'.replace('-', '_')) is not None\n"
+        "    typed = False\n"
         "    try:\n"
         "        spec = importlib.util.find_spec(name)\n"
         "    except (ImportError, ValueError):\n"
