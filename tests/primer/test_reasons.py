@@ -42,6 +42,7 @@ import jax
 import jax.numpy as jnp
 import not_an_installed_library
 from jax import lax
+from jax.experimental import pallas as pl
 from pkg.ops import scale
 
 
@@ -79,6 +80,35 @@ def scanned(carry, x):
     return c, c
 
 
+def kernel(x_ref, o_ref):
+    v = x_ref[...] + 1  # site v: annotation
+    o_ref[...] = v
+
+
+def launch(x: jax.Array):
+    return pl.pallas_call(partial(kernel), out_shape=x)(x)
+
+
+class Solver:
+    def __init__(self, eps: float):
+        self.eps = eps  # site self.eps
+
+    def step(self, g: jax.Array, opaque):
+        r = self.eps * g  # site r: annotation
+        t = opaque.value  # site t
+        q = t * 2  # site q: annotation
+        return r, q
+
+
+class Box(NamedTuple):
+    v: jax.Array
+
+
+def read(box: Box):
+    b = box.v  # site b: annotation
+    return b
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -105,7 +135,8 @@ TYPES = {
     "y": UNKNOWN, "z": UNKNOWN, "h": UNKNOWN, "c": UNKNOWN, "data": F32,
     "params": f"builtins.dict[builtins.str, {F32}]", "w": UNKNOWN, "k": UNKNOWN,
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
-    "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN,
+    "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
+    "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
 }  # fmt: skip
 
 
@@ -160,6 +191,10 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["d"].detail == (
         "parameter x of narrowed: jax.Array, narrowed by no call (called in pkg/model.py)"
     )
+    assert by_name["v"].detail == "parameter x of launch: jax.Array"  # through pallas_call
+    assert by_name["r"].detail == "parameter g of step: jax.Array"  # not the float self.eps
+    assert by_name["q"].detail == "t: Array?, a type mypy does not resolve"
+    assert by_name["b"].detail == "field Box.v: jax.Array"  # through box's annotation
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
@@ -170,7 +205,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
-        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o",
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
     }  # fmt: skip
 
 

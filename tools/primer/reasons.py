@@ -88,6 +88,7 @@ _TRANSFORMS: Final = frozenset(
         "tree_map", "custom_jvp", "custom_vjp", "partial", "filter_jit", "filter_vmap",
         "filter_grad", "filter_value_and_grad", "shard_map", "associative_scan", "linearize",
         "jvp", "vjp", "eval_shape", "named_call", "compact", "pure_callback", "xmap",
+        "pallas_call", "core_map",
     }
 )  # fmt: skip
 """Names of the functions that call the function they are given (a parameter's use there)."""
@@ -125,7 +126,12 @@ def _known(text: str) -> bool:
     """A type that is not the cause of an unknown dtype: an array with one dtype, or no array."""
     if _array_type(text):
         return static_dtype(text) is not None
-    return "Any" not in text and not text.startswith(_CONTAINERS)
+    return "Any" not in text and not _unresolved(text) and not text.startswith(_CONTAINERS)
+
+
+def _unresolved(text: str) -> bool:
+    """A type mypy could not resolve (``Array?``: an annotation naming a variable)."""
+    return "?" in text
 
 
 def dotted(node: ast.expr) -> str | None:
@@ -228,11 +234,15 @@ class _Project:
     """A function's name → its other uses (an argument, a decorator, a value)."""
     memo: dict[tuple[str, int, str, frozenset[int]], Cause | None] = field(default_factory=dict)
     active: set[tuple[str, int, str, frozenset[int]]] = field(default_factory=set)
+    classes: dict[str, list[tuple[_Module, ast.ClassDef]]] = field(default_factory=dict)
+    """A class's name → its definitions in the project."""
 
     def index(self) -> None:
         for module in self.modules.values():
             called: set[int] = set()
             for node in ast.walk(module.tree):
+                if isinstance(node, ast.ClassDef):
+                    self.classes.setdefault(node.name, []).append((module, node))
                 if isinstance(node, ast.Call):
                     name = _called_name(node.func)
                     if name:
@@ -287,6 +297,8 @@ class _Classifier:
             return None
         if text is not None and _several(text):
             return Cause("several-dtypes", text)
+        if text is not None and _unresolved(text):
+            return Cause("annotation", f"{name}: {text}, a type mypy does not resolve")
         stmt = self._statement(module, line, name)
         if stmt is None:
             return Cause("unexplained", f"no statement binds {name} at line {line}")
@@ -376,6 +388,22 @@ class _Classifier:
             module.bindings.get((scope, node.id), []), _statement_line(node, module.parents)
         )
         return None if line is None else module.types.get((line, node.id))
+
+    def declared_type(self, module: _Module, node: ast.Name) -> str | None:
+        """The annotation of the parameter ``node`` names, if it names one (``state: EnvState``)."""
+        scope = _scope_of(node, module.parents)
+        if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        if any(
+            line < _statement_line(node, module.parents)
+            for line, _ in module.bindings.get((scope, node.id), [])
+        ):
+            return None  # rebound before the use
+        arguments = scope.args
+        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+            if arg.arg == node.id and arg.annotation is not None:
+                return ast.unparse(arg.annotation).strip("'\"")
+        return None
 
     # -- parameters ----------------------------------------------------------------------------
 
@@ -512,8 +540,8 @@ class _Classifier:
     def declared_field(
         self, owner: _Module, cls: ast.ClassDef, attr: str, annotation: ast.expr
     ) -> Cause:
-        """A field declared without one dtype: an annotation, or a gap where a ``Cls(…)`` of
-        the program gives it a known dtype."""
+        """A field declared without one dtype: an annotation, or a gap where every ``Cls(…)``
+        of the program gives it a known dtype."""
         label = f"field {cls.name}.{attr}: {ast.unparse(annotation)}"
         built = self.built_field(owner, cls, attr)
         if built is None:
@@ -521,8 +549,9 @@ class _Classifier:
         return Cause("pytree", f"{label}, built with a known dtype in {built.rel}")
 
     def built_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> _Module | None:
-        """The module of a ``Cls(…)`` call giving field ``attr`` a known dtype, if any (a
-        dataclass, NamedTuple or equinox Module without its own ``__init__``)."""
+        """The module of a ``Cls(…)`` call giving field ``attr`` a known dtype where every such
+        call does (a dataclass, NamedTuple or equinox Module without its own ``__init__``);
+        None where none does, or one gives a value of unknown dtype."""
         if any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
             return None
         fields = [
@@ -533,17 +562,17 @@ class _Classifier:
             and "ClassVar" not in ast.unparse(s.annotation)
         ]
         position = fields.index(attr) if attr in fields else None
+        known: _Module | None = None
         for caller, call in self.project.calls.get(cls.name, []):
             if not self._refers_to(caller, call.func, owner, cls):
                 continue
             argument = _argument(call, position, attr, shift=0)
-            if (
-                argument is not None
-                and self.expr(caller, argument) is None
-                and _maybe_array(caller, argument, self)
-            ):
-                return caller
-        return None
+            if argument is None or not _maybe_array(caller, argument, self):
+                continue
+            if self.expr(caller, argument) is not None:
+                return None  # one construction leaves it open: the declaration decides
+            known = known or caller
+        return known
 
     # -- expressions ---------------------------------------------------------------------------
 
@@ -590,14 +619,14 @@ class _Classifier:
         if path is not None and path.split(".")[0] in module.imports:
             return None  # jnp.pi, a module's constant
         if isinstance(node.value, ast.Name):
-            own = self._attribute_sites(module, node)
-            if own is not None:
+            bound, own = self._attribute_sites(module, node)
+            if bound:
                 return own
-            text = self.name_type(module, node.value)
+            text = self.name_type(module, node.value) or self.declared_type(module, node.value)
             if text is not None and _array_type(text):
                 return self.expr(module, node.value)  # x.T, x.real
             if text is not None and "Any" not in text:
-                declared = self.field(text, node.attr)
+                declared = self.field(module, text, node.attr)
                 if declared is not None:
                     return declared
         base = self.expr(module, node.value)
@@ -607,20 +636,21 @@ class _Classifier:
             return base
         return Cause("pytree", f"a field: {ast.unparse(node)[:60]}")
 
-    def _attribute_sites(self, module: _Module, node: ast.Attribute) -> Cause | None:
-        """``self.w``: the sites of the class that bind it, or its declaration in the class."""
+    def _attribute_sites(self, module: _Module, node: ast.Attribute) -> tuple[bool, Cause | None]:
+        """``self.w``: the sites of the class that bind it, or its declaration in the class
+        (whether the class binds or declares it, and the cause)."""
         assert isinstance(node.value, ast.Name)
         dotted_name = f"{node.value.id}.{node.attr}"
         cls = _enclosing_class(node, module.parents)
         if cls is None:
-            return None
+            return False, None
         for stmt in cls.body:
             if (
                 isinstance(stmt, ast.AnnAssign)
                 and isinstance(stmt.target, ast.Name)
                 and stmt.target.id == node.attr
             ):
-                return self.declared_field(module, cls, node.attr, stmt.annotation)
+                return True, self.declared_field(module, cls, node.attr, stmt.annotation)
         causes = [
             self.site(module, line, dotted_name)
             for (scope, bound), sites in module.bindings.items()
@@ -628,31 +658,64 @@ class _Classifier:
             for line, _ in sites
         ]
         if not causes:
-            return None
+            return False, None
         if any(c is None for c in causes):
-            return Cause("pytree", f"a field bound with a known dtype: {dotted_name}")
-        return causes[0]
+            if not any(_array_type(t) for t in self.bound_types(module, cls, dotted_name)):
+                return True, None  # a float, a module, a key of unknown dtype bound once: no array
+            return True, Cause("pytree", f"a field bound with a known dtype: {dotted_name}")
+        return True, causes[0]
 
-    def field(self, type_text: str, attr: str) -> Cause | None:
-        """The declaration of field ``attr`` of the class a revealed type names, if any."""
+    def bound_types(self, module: _Module, cls: ast.ClassDef, dotted_name: str) -> list[str]:
+        """The revealed types of the bindings of ``self.x`` in ``cls``'s methods."""
+        return [
+            text
+            for (scope, bound), sites in module.bindings.items()
+            if bound == dotted_name and _enclosing_class(scope, module.parents) is cls
+            for line, _ in sites
+            if (text := module.types.get((line, dotted_name))) is not None
+        ]
+
+    def field(self, module: _Module, type_text: str, attr: str) -> Cause | None:
+        """The declaration of field ``attr`` of the class a type names, if any."""
         name = type_text.split("[", 1)[0].strip()
-        short = name.rsplit(".", 1)[-1]
-        for owner in self.project.modules.values():
-            for node in ast.walk(owner.tree):
-                if not (isinstance(node, ast.ClassDef) and node.name == short):
-                    continue
-                for stmt in node.body:
-                    if (
-                        isinstance(stmt, ast.AnnAssign)
-                        and isinstance(stmt.target, ast.Name)
-                        and stmt.target.id == attr
-                    ):
-                        return self.declared_field(owner, node, attr, stmt.annotation)
-                return self.bound_field(owner, node, attr)
+        found = self._class_named(module, name)
+        if found is not None:
+            owner, cls = found
+            key = (owner.rel, -id(cls), attr)
+            return self.guarded(key, lambda: self._field(owner, cls, attr))
         top = name.split(".")[0]
         if top in self.project.typed or top in ("jax", "numpy"):
             return Cause("annotation", f"declared by {name}.{attr}")
         return None
+
+    def _class_named(self, module: _Module, name: str) -> tuple[_Module, ast.ClassDef] | None:
+        """The project's class a type names (``EnvState`` as ``module`` sees it, or a full name):
+        the one of that module, else of the module it is imported from, else the first."""
+        short = name.rsplit(".", 1)[-1]
+        candidates = self.project.classes.get(short, [])
+        if not candidates:
+            return None
+        head, _, rest = name.partition(".")
+        full = (
+            module.imports.get(head, "") + (f".{rest}" if rest else "")
+            if head in module.imports
+            else name
+        )
+        wanted = full.rpartition(".")[0] if "." in full else module.name
+        for owner, cls in candidates:
+            if owner.name == wanted:
+                return owner, cls
+        return candidates[0]
+
+    def _field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
+        for stmt in cls.body:
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and stmt.target.id == attr
+            ):
+                return self.declared_field(owner, cls, attr, stmt.annotation)
+        return self.bound_field(owner, cls, attr)
 
     def subscript(self, module: _Module, node: ast.Subscript) -> Cause | None:
         base = node.value
