@@ -726,7 +726,23 @@ class _Classifier:
         cause = self.expr(module, base)
         if cause is None and isinstance(base, ast.Attribute) and base.attr == "at":
             return None
+        if cause is None and self._array_call(module, base):
+            return None  # jnp.arange(n, dtype=i32)[:, None]: an array's items, of its dtype
         return cause if cause is not None else Cause("pytree", f"an item: {ast.unparse(node)[:60]}")
+
+    def _array_call(self, module: _Module, node: ast.expr) -> bool:
+        """Whether ``node`` calls a function of JAX's table (whose results are arrays)."""
+        path = dotted(node.func) if isinstance(node, ast.Call) else None
+        head, _, rest = (path or "").partition(".")
+        if head not in module.imports:
+            return False
+        from typing_pkg import api
+
+        try:
+            api.resolve(module.imports[head] + (f".{rest}" if rest else ""))
+        except api.UnknownFunctionError:
+            return False
+        return True
 
     def call(self, module: _Module, node: ast.Call) -> Cause | None:
         func = node.func
@@ -1014,16 +1030,38 @@ def _fed_by_transformation(where: _Module, node: ast.AST, position: int | None) 
         return args[2] if position == 0 else None
     if name in ("map", "tree_map") and args[0] is node and len(args) > position + 1:
         return args[position + 1]
-    outer = where.parents.get(call)
-    if (
-        isinstance(outer, ast.Call)
-        and outer.func is call
-        and args[0] is node
-        and position < len(outer.args)
-        and not any(isinstance(a, ast.Starred) for a in outer.args[: position + 1])
-    ):
-        return outer.args[position]
+    if not args or args[0] is not node:
+        return None
+    for outer in _calls_of(where, call):
+        if position < len(outer.args) and not any(
+            isinstance(a, ast.Starred) for a in outer.args[: position + 1]
+        ):
+            return outer.args[position]
     return None
+
+
+def _calls_of(where: _Module, function: ast.expr) -> list[ast.Call]:
+    """The calls of a function value: ``vmap(f)(x)``, or ``g(x)`` after ``g = vmap(f)`` in the
+    same scope."""
+    outer = where.parents.get(function)
+    if isinstance(outer, ast.Call) and outer.func is function:
+        return [outer]
+    if not (
+        isinstance(outer, ast.Assign)
+        and len(outer.targets) == 1
+        and isinstance(outer.targets[0], ast.Name)
+    ):
+        return []
+    bound = outer.targets[0].id
+    scope = _scope_of(outer, where.parents)
+    return [
+        use
+        for use in ast.walk(scope)
+        if isinstance(use, ast.Call)
+        and isinstance(use.func, ast.Name)
+        and use.func.id == bound
+        and _scope_of(use, where.parents) is scope
+    ]
 
 
 def _is_partial(node: ast.AST | None) -> bool:
