@@ -118,6 +118,7 @@ from mypy_plugin import (
     jax_api,
     jax_array,
     keyed_dicts,
+    module_dtype_names,
     named_tuples,
     names,
     numpy_scalars,
@@ -208,6 +209,7 @@ class TypingPkgPlugin(Plugin):
             lambda name: types.marker_type(self.lookup_fully_qualified, name),
             lambda api, var: self._inference.value_of(api, var),
             lambda *args: jax_api.scalar_value(self._jax_hooks, *args),
+            lambda var: module_dtype_names.value_of(self._modules_of_build, var),
         )
         env = hooks.Env(rules, self.lookup_fully_qualified, self._dtype_names)
         self._env: Final = env
@@ -470,7 +472,14 @@ class TypingPkgPlugin(Plugin):
     # ---------------------------------------------------------- semantic analysis
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """Called as mypy parses a module (not when it reads it from its cache): the module
+        records its dtype aliases (``module_dtype_names``), and JAX's modules depend on
+        ``typing_pkg.typing``."""
+        module_dtype_names.record(file, self._jnp_dtype_names)
         return jax_array.additional_deps(file)
+
+    def _jnp_dtype_names(self) -> frozenset[str]:
+        return frozenset(self._jax.scalar_types if self._jax.enabled else ())
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         return self._type_hooks.get(fullname)  # replaced by the dictionary's get (__init__)

@@ -13,8 +13,11 @@ it; it reads that from the expression mypy typed ``Any``:
 
 * a dtype name itself (any spelling mypy resolves to ``jax.numpy.float32``);
 * a variable of the module being checked, bound once in its scope, to
-  something read so (``f32 = jnp.float32``; another module's is not read:
-  its tree is absent when mypy reads that module from its cache);
+  something read so (``f32 = jnp.float32``);
+* another module's variable bound once at its top level to a dtype name or
+  to another such variable (``from pkg.util import f32``): its tree is absent
+  when mypy reads that module from its cache, so each module records these
+  in its own table as it is parsed (``mypy_plugin.module_dtype_names``);
 * JAX's scalar types called, ``jnp.float32(2.0)``: ``jnp.asarray(2.0,
   jnp.float32)`` (an ``InferredArray``: ``Any`` to mypy alone).
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from mypy.nodes import ARG_POS, CallExpr, Context, Expression, RefExpr, Var
+from mypy.nodes import ARG_POS, CallExpr, Context, Expression, MypyFile, RefExpr, Var
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import AnyType, Instance, ProperType, Type, TypeType, get_proper_type
 
@@ -54,6 +57,7 @@ class DTypeNames:
         scalar_value: Callable[
             [str, Type, Expression, CheckerPluginInterface, Context], Type | None
         ],
+        other_value_of: Callable[[Var], Expression | None] = lambda var: None,
     ) -> None:
         self._scalar_types = scalar_types
         """``jax.numpy``'s dtype names, with the marker each names (loaded on first use)."""
@@ -62,6 +66,9 @@ class DTypeNames:
         """The expression a program's variable is bound to, if bound once in its scope."""
         self._scalar_value = scalar_value
         """``jnp.<marker>(value)``'s type, from the value's type."""
+        self._other_value_of = other_value_of
+        """What another module's variable stands for, if it recorded it
+        (``mypy_plugin.module_dtype_names``)."""
 
     def read(self, api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> Type:
         """``typ``, or what ``expr`` stands for when ``typ`` is ``Any`` and the plugin reads it."""
@@ -120,7 +127,13 @@ class DTypeNames:
         """``expr``, or the value of the variable it names if bound once (followed, bounded)."""
         while depth < _DEPTH and isinstance(expr, RefExpr) and isinstance(expr.node, Var):
             # a variable mypy infers only: an annotated one is the user's word
-            value = self._value_of(api, expr.node) if expr.node.is_inferred else None
+            var = expr.node
+            value = None
+            if var.is_inferred:
+                value = self._value_of(api, var)
+                checked = internals.module_checked(api)
+                if value is None and checked is not None and not _of_module(var, checked):
+                    value = self._other_value_of(var)
             if value is None:
                 break
             expr, depth = value, depth + 1
@@ -128,6 +141,11 @@ class DTypeNames:
 
 
 _PREFIX: Final = names.JAX_NUMPY + "."
+
+
+def _of_module(var: Var, module: MypyFile) -> bool:
+    """Whether ``var`` is a top-level variable of ``module``."""
+    return var.fullname.rpartition(".")[0] == module.fullname
 
 
 def _expression_type(api: CheckerPluginInterface, expr: Expression) -> ProperType | None:

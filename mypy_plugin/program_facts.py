@@ -60,8 +60,10 @@ __all__ = [
     "Memo",
     "ModuleFacts",
     "RevealKey",
+    "blocks",
     "declare_any",
     "ends",
+    "every_statement",
     "in_place_on_declared",
     "literal_value",
     "looped_over",
@@ -70,7 +72,7 @@ __all__ = [
 # ---------------------------------------------------------------------- the AST
 
 
-def _blocks(stmt: Statement) -> Iterator[Block]:
+def blocks(stmt: Statement) -> Iterator[Block]:
     """The blocks of a compound statement (not of nested functions or classes)."""
     if isinstance(stmt, IfStmt):
         yield from stmt.body
@@ -95,15 +97,12 @@ def _blocks(stmt: Statement) -> Iterator[Block]:
         yield stmt
 
 
-def looped_over(body: list[Statement]) -> set[int]:
-    """The ids of the expressions the ``for`` statements of ``body`` iterate over, in nested
-    blocks, functions and classes too (comprehensions are expressions: not walked)."""
-    found: set[int] = set()
+def every_statement(body: list[Statement]) -> Iterator[Statement]:
+    """The statements of ``body`` and of its nested blocks, functions and classes."""
     pending = list(body)
     while pending:
         stmt = pending.pop()
-        if isinstance(stmt, ForStmt):
-            found.add(id(stmt.expr))
+        yield stmt
         if isinstance(stmt, Decorator):
             pending += stmt.func.body.body
         elif isinstance(stmt, FuncDef):
@@ -115,9 +114,14 @@ def looped_over(body: list[Statement]) -> set[int]:
         elif isinstance(stmt, ClassDef):
             pending += stmt.defs.body
         else:
-            for block in _blocks(stmt):
+            for block in blocks(stmt):
                 pending += block.body
-    return found
+
+
+def looped_over(body: list[Statement]) -> set[int]:
+    """The ids of the expressions the ``for`` statements of ``body`` iterate over, in nested
+    blocks, functions and classes too (comprehensions are expressions: not walked)."""
+    return {id(stmt.expr) for stmt in every_statement(body) if isinstance(stmt, ForStmt)}
 
 
 def ends(block: Block) -> bool:
@@ -273,7 +277,7 @@ class ModuleFacts:
             elif isinstance(stmt, GlobalDecl | NonlocalDecl):
                 declared.update(stmt.names)
                 self._rebound_elsewhere.update(stmt.names)
-            for block in _blocks(stmt):
+            for block in blocks(stmt):
                 self._declarations(block.body, declared)
 
     def _walk(
@@ -331,7 +335,7 @@ class ModuleFacts:
             elif isinstance(stmt, ClassDef):
                 self._scope(stmt.defs.body, set(), None)
             else:
-                for block in _blocks(stmt):
+                for block in blocks(stmt):
                     self._walk(block.body, declared, returns, assignments, other, variables)
 
     def _mutations(self, stmt: Statement) -> None:
