@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.plugin.plugin_harness import run_mypy, write_config
+from plugin_harness import run_mypy, write_config
 
 pytestmark = pytest.mark.slow
 
