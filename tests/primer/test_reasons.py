@@ -100,6 +100,11 @@ class Solver:
         return r, q
 
 
+def zeros_of(shape: tuple[int, int], x):
+    zz = jnp.zeros(shape) + x  # site zz: input
+    return zz
+
+
 class Box(NamedTuple):
     v: jax.Array
 
@@ -136,7 +141,7 @@ TYPES = {
     "params": f"builtins.dict[builtins.str, {F32}]", "w": UNKNOWN, "k": UNKNOWN,
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
-    "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
+    "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN, "zz": UNKNOWN,
 }  # fmt: skip
 
 
@@ -195,6 +200,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["r"].detail == "parameter g of step: jax.Array"  # not the float self.eps
     assert by_name["q"].detail == "t: Array?, a type mypy does not resolve"
     assert by_name["b"].detail == "field Box.v: jax.Array"  # through box's annotation
+    assert by_name["zz"].detail == "parameter x of zeros_of"  # not shape: tuple[int, int]
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
@@ -205,7 +211,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
-        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b", "zz",
     }  # fmt: skip
 
 

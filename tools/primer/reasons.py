@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import builtins
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -105,7 +106,14 @@ _CONTAINERS: Final = (
     "dict[", "list[", "tuple[", "builtins.dict[", "builtins.list[", "builtins.tuple[",
     "Mapping[", "Sequence[", "typing.Mapping[", "typing.Sequence[", "collections.",
 )  # fmt: skip
-_ARRAY_WORDS: Final = ("Array", "ndarray", "ArrayLike", "Tensor", "Float", "Int", "Shaped")
+_SCALAR_WORDS: Final = frozenset(
+    {
+        "int", "float", "bool", "str", "bytes", "complex", "None", "tuple", "Tuple",
+        "Optional", "Union", "Literal", "typing.Optional", "typing.Union", "typing.Tuple",
+        "typing.Literal",
+    }
+)  # fmt: skip
+"""The words of an annotation of Python scalars and tuples of them (no array in it)."""
 
 
 def _array_type(text: str) -> bool:
@@ -127,6 +135,12 @@ def _known(text: str) -> bool:
     if _array_type(text):
         return static_dtype(text) is not None
     return "Any" not in text and not _unresolved(text) and not text.startswith(_CONTAINERS)
+
+
+def _holds_no_array(annotation: ast.expr) -> bool:
+    """Whether an annotation names only Python scalars (``int``, ``tuple[int, int]``)."""
+    words = re.findall(r"[A-Za-z_][\w.]*", ast.unparse(annotation))
+    return bool(words) and all(w in _SCALAR_WORDS for w in words)
 
 
 def _unresolved(text: str) -> bool:
@@ -419,6 +433,8 @@ class _Classifier:
         every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
         arg = next(a for a in every if a.arg == name)
         label = f"parameter {name} of {_function_name(function)}"
+        if arg.annotation is not None and _holds_no_array(arg.annotation):
+            return None  # shape: tuple[int, int]: not what an array's dtype comes from
         if arg.annotation is not None and not isinstance(function, ast.Lambda):
             declared = Cause("annotation", f"{label}: {ast.unparse(arg.annotation)}")
             fixed, _, array = self.fixed_by_calls(module, function, name)
