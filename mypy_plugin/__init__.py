@@ -930,6 +930,8 @@ def _call_callback(
         ctx.default_return_type,
         [list(exprs) for exprs in ctx.args],
     )
+    if callee.is_type_obj():
+        return ctx.default_return_type  # Cls(…): its __init__ checked with these arguments
     # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
     # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
     return program_types.arrays_only(result) if traced else result

@@ -75,6 +75,7 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeType,
     UnpackType,
     get_proper_type,
 )
@@ -238,7 +239,9 @@ class Inference:
     ) -> tuple[FuncItem, CallableType] | None:
         """The function of this module a callee type calls, with the callee type."""
         proper = get_proper_type(callee)
-        if not isinstance(proper, CallableType) or proper.variables or proper.is_type_obj():
+        if not isinstance(proper, CallableType) or proper.variables:
+            return None
+        if proper.is_type_obj() and not _constructs(proper):
             return None
         if proper.name is not None and proper.name.startswith(_NOT_A_CALL_OF_ITS_DEFINITION):
             return None  # jax.grad(f): its definition is f's, its result is not
@@ -348,6 +351,8 @@ class Inference:
                     default_type = self._dtype_names.read_expression(api, initializer)
                 if default_type is not None and isinstance(get_proper_type(declared), AnyType):
                     new_args[formal] = default_type  # the default a call leaves: its own type
+                    # dtype=jnp.float32 left to its default: the body's arrays may be known
+                    narrowed = narrowed or _is_dtype(default_type)
                 continue
             if len(actuals) != 1 or kind not in _NARROWABLE:
                 continue
@@ -356,7 +361,7 @@ class Inference:
                 actual = pytrees.refined(api, self.facts(api), arg_exprs[i][0], actual)
             if is_subtype(actual, declared) and not isinstance(get_proper_type(actual), AnyType):
                 new_args[formal] = actual
-                narrowed = narrowed or known_dtypes(actual)
+                narrowed = narrowed or known_dtypes(actual) or _is_dtype(actual)
         declared_ret = base.ret_type
         unannotated = defn.type is None or (
             isinstance(defn, FuncDef) and defn.unanalyzed_type is None
@@ -679,6 +684,17 @@ class Inference:
         self._notes[key] = (file, note)
         if previous is not None:
             internals.withdraw_note(api, *previous)
+
+
+def _is_dtype(typ: Type) -> bool:
+    """Whether ``typ`` is a dtype name the plugin read (``jnp.float32``: ``type[float32]``)."""
+    return isinstance(get_proper_type(typ), TypeType)
+
+
+def _constructs(callee: CallableType) -> bool:
+    """Whether a class object's callee calls the class's own ``__init__`` (``Cls(…)``)."""
+    defn = callee.definition
+    return isinstance(defn, FuncDef) and defn.name == "__init__" and defn.info is not None
 
 
 def _is_return_value(error: internals.Reported) -> bool:
