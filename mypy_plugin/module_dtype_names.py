@@ -48,8 +48,8 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.types import AnyType, TypeOfAny
-from mypy.util import correct_relative_import
 
+from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
 from mypy_plugin.program_facts import blocks, every_statement
 
@@ -72,9 +72,10 @@ def record(file: MypyFile, dtype_names: Callable[[], frozenset[str]]) -> None:
                 imports[local] = module if alias else local
                 bound[local] = bound.get(local, 0) + 1
         elif isinstance(stmt, ImportFrom):
-            base = _base(file, stmt.id, stmt.relative)
+            base = internals.imported_module(file, stmt.id, stmt.relative)
             for name, alias in stmt.names:
-                imports[alias or name] = f"{base}.{name}" if base else name
+                if base is not None:
+                    imports[alias or name] = f"{base}.{name}" if base else name
                 bound[alias or name] = bound.get(alias or name, 0) + 1
         elif isinstance(stmt, AssignmentStmt):
             for lvalue in stmt.lvalues:
@@ -142,13 +143,6 @@ def _top_level(body: list[Statement]) -> Iterator[Statement]:
         yield stmt
         for block in blocks(stmt):
             yield from _top_level(block.body)
-
-
-def _base(file: MypyFile, module: str, relative: int) -> str:
-    if not relative:
-        return module
-    base, ok = correct_relative_import(file.fullname, relative, module, file.is_package_init_file())
-    return base if ok else ""
 
 
 def _targets(target: Expression) -> list[str]:

@@ -74,6 +74,7 @@ from mypy.types import (
     TypeStrVisitor,
     UnboundType,
 )
+from mypy.util import correct_relative_import
 
 __all__ = [
     "Place",
@@ -144,6 +145,15 @@ def module_named(api: CheckerPluginInterface, name: str) -> MypyFile | None:
     """A module of the build by name (whether a class is the program's or a library's)."""
     checker = _checker(api)
     return None if checker is None else checker.modules.get(name)
+
+
+def imported_module(file: MypyFile, module: str, relative: int) -> str | None:
+    """The full name of the module ``from <dots><module> import …`` names in ``file``
+    (``None`` past the top of its package)."""
+    if not relative:
+        return module
+    base, ok = correct_relative_import(file.fullname, relative, module, file.is_package_init_file())
+    return base if ok else None
 
 
 def in_ignored_file(api: CheckerPluginInterface) -> bool:
