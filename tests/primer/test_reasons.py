@@ -105,6 +105,16 @@ def zeros_of(shape: tuple[int, int], x):
     return zz
 
 
+def body(carry, xs):
+    i, w = xs
+    m = carry * w  # site m: annotation
+    return m, m
+
+
+def run_body(w: jax.Array):
+    return lax.scan(body, jnp.zeros(3, jnp.float32), (jnp.arange(3), w))
+
+
 class Box(NamedTuple):
     v: jax.Array
 
@@ -142,7 +152,7 @@ TYPES = {
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
-    "zz": UNKNOWN,
+    "zz": UNKNOWN, "m": UNKNOWN,
 }  # fmt: skip
 
 
@@ -201,6 +211,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["r"].detail == "parameter g of step: jax.Array"  # not the float self.eps
     assert by_name["q"].detail == "t: Array?, a type mypy does not resolve"
     assert by_name["b"].detail == "field Box.v: jax.Array"  # through box's annotation
+    assert by_name["m"].detail == "parameter w of run_body: jax.Array"  # not the known carry
     assert by_name["zz"].detail == "parameter x of zeros_of"  # not shape: tuple[int, int]
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
@@ -212,7 +223,8 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     types = {"pkg/model.py": {site: text for site, (text, _) in sites.items()}}
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
-        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b", "zz",
+        "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
+        "zz", "m",
     }  # fmt: skip
 
 

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -77,6 +77,9 @@ class Cause:
 
     key: str
     detail: str
+    weak: bool = field(default=False, compare=False)
+    """A cause another part of the same value may explain better: a parameter every
+    transformation feeds with a known dtype (the plugin's gap only when nothing else is)."""
 
     def __str__(self) -> str:
         return f"{self.key}: {self.detail}"
@@ -323,7 +326,7 @@ class _Classifier:
         if isinstance(stmt, ast.With | ast.AsyncWith):
             return Cause("unexplained", "bound by with")
         if isinstance(stmt, ast.AugAssign):
-            return self.expr(module, stmt.value) or self.expr(module, stmt.target)
+            return _first(self.expr(module, e) for e in (stmt.value, stmt.target))
         if isinstance(stmt, ast.Assign):
             return self.assigned(module, stmt, name) or self.rebound(module, stmt, name)
         return Cause("unexplained", type(stmt).__name__)
@@ -504,7 +507,8 @@ class _Classifier:
             if cause is not None:
                 return cause
         if fed:
-            return Cause("transformed", f"{label} (its transformation's arguments are known)")
+            known = f"{label} (its transformation's arguments are known)"
+            return Cause("transformed", known, weak=True)
         if _decorated(function) or any(_transformation(n, w.parents) for w, n in uses):
             return Cause("transformed", f"{label} (transformed, never called)")
         if uses:
@@ -602,13 +606,13 @@ class _Classifier:
         if isinstance(node, ast.Subscript):
             return self.subscript(module, node)
         if isinstance(node, ast.BinOp):
-            return self.expr(module, node.left) or self.expr(module, node.right)
+            return _first(self.expr(module, e) for e in (node.left, node.right))
         if isinstance(node, ast.UnaryOp):
             return self.expr(module, node.operand)
         if isinstance(node, ast.BoolOp):
             return _first(self.expr(module, v) for v in node.values)
         if isinstance(node, ast.IfExp):
-            return self.expr(module, node.body) or self.expr(module, node.orelse)
+            return _first(self.expr(module, e) for e in (node.body, node.orelse))
         if isinstance(node, ast.Compare):  # an array of booleans, unless an operand is Any
             first = node.left
             if isinstance(first, ast.Name) and _array_type(self.name_type(module, first) or ""):
@@ -1182,8 +1186,14 @@ def _comprehension_of(
     return None
 
 
-def _first(causes: Iterator[Cause | None]) -> Cause | None:
-    return next((c for c in causes if c is not None), None)
+def _first(causes: Iterable[Cause | None]) -> Cause | None:
+    """The first cause, a weak one only when no other part has a cause."""
+    weak: Cause | None = None
+    for cause in causes:
+        if cause is not None and not cause.weak:
+            return cause
+        weak = weak or cause
+    return weak
 
 
 def _parameters(function: FunctionNode) -> list[str]:
