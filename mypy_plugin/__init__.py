@@ -84,7 +84,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, Final, TypeVar
 
 from mypy.nodes import CallExpr, Context, MypyFile, TypeInfo
@@ -475,9 +475,12 @@ class TypingPkgPlugin(Plugin):
         """Called as mypy parses a module (not when it reads it from its cache): the module
         records its dtype aliases (``module_dtype_names``), and JAX's modules depend on
         ``typing_pkg.typing``."""
-        module_dtype_names.record(file, self._jnp_dtype_names)
+        top = file.fullname.partition(".")[0]
+        if top not in _INDEPENDENT and top not in sys.stdlib_module_names and top != "jax":
+            module_dtype_names.record(file, self._jnp_dtype_names)
         return jax_array.additional_deps(file)
 
+    @cached_property
     def _jnp_dtype_names(self) -> frozenset[str]:
         return frozenset(self._jax.scalar_types if self._jax.enabled else ())
 

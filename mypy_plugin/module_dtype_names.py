@@ -21,7 +21,7 @@ package (another alias).  Nothing else is kept.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Final, cast
 
 from mypy.nodes import (
@@ -59,7 +59,7 @@ SUMMARY: Final = "__typing_pkg_dtype_names__"
 """The symbol holding a module's record (a JSON object: name → dotted name)."""
 
 
-def record(file: MypyFile, dtype_names: Callable[[], frozenset[str]]) -> None:
+def record(file: MypyFile, dtype_names: frozenset[str]) -> None:
     """Record in ``file``'s table what its module-level dtype aliases stand for (at parse
     time: before mypy analyses the module).  ``dtype_names`` are ``jax.numpy``'s."""
     imports: dict[str, str] = {}
@@ -90,10 +90,7 @@ def record(file: MypyFile, dtype_names: Callable[[], frozenset[str]]) -> None:
             for target in [stmt.index] if isinstance(stmt, ForStmt) else stmt.target:
                 for name in [] if target is None else _targets(target):
                     bound[name] = bound.get(name, 0) + 1
-    for name in _declared_global(file):
-        bound[name] = 2  # a function may bind it again
     package = file.fullname.split(".")[0]
-    jnp = dtype_names()
     found: dict[str, str] = {}
     for name, chain in values.items():
         if bound.get(name) != 1:
@@ -101,8 +98,11 @@ def record(file: MypyFile, dtype_names: Callable[[], frozenset[str]]) -> None:
         head, rest = chain[0], chain[1:]
         full = ".".join([imports.get(head, f"{file.fullname}.{head}"), *rest])
         module, _, last = full.rpartition(".")
-        if (module == names.JAX_NUMPY and last in jnp) or full.split(".")[0] == package:
+        if (module == names.JAX_NUMPY and last in dtype_names) or full.split(".")[0] == package:
             found[name] = full
+    if found:  # a function may bind one again
+        for name in _declared_global(file):
+            found.pop(name, None)
     if found:
         var = Var(SUMMARY, AnyType(TypeOfAny.special_form))
         var.final_value = json.dumps(found, sort_keys=True)  # not Final: mypy ignores it
