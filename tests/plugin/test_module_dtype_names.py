@@ -107,7 +107,6 @@ def _expected(dtypes: dict[str, str]) -> dict[str, str]:
 
 @pytest.mark.filterwarnings("ignore:Explicitly requested dtype float64")
 def test_the_dtypes_are_jax_s(tmp_path: Path) -> None:
-    pytest.importorskip("jax", reason="JAX runs the program")
     _write(tmp_path)
     (tmp_path / "pkg_dn" / "main.py").write_text(
         MAIN.split("reveal_type")[0], encoding="utf-8"
