@@ -115,6 +115,21 @@ def run_body(w: jax.Array):
     return lax.scan(body, jnp.zeros(3, jnp.float32), (jnp.arange(3), w))
 
 
+def lossy(p, b):
+    lv = p * b  # site lv: annotation
+    return lv.sum()
+
+
+def train(batch: jax.Array):
+    grad_fn = jax.value_and_grad(lossy)
+    return grad_fn(jnp.zeros(3), batch)
+
+
+def pick(i):
+    it = jnp.arange(3)[i] + i  # site it: input
+    return it
+
+
 class Box(NamedTuple):
     v: jax.Array
 
@@ -152,7 +167,7 @@ TYPES = {
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
-    "zz": UNKNOWN, "m": UNKNOWN,
+    "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN,
 }  # fmt: skip
 
 
@@ -212,6 +227,8 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["q"].detail == "t: Array?, a type mypy does not resolve"
     assert by_name["b"].detail == "field Box.v: jax.Array"  # through box's annotation
     assert by_name["m"].detail == "parameter w of run_body: jax.Array"  # not the known carry
+    assert by_name["lv"].detail == "parameter batch of train: jax.Array"  # through grad_fn
+    assert by_name["it"].detail == "parameter i of pick"  # not jnp.arange(3)[i]
     assert by_name["zz"].detail == "parameter x of zeros_of"  # not shape: tuple[int, int]
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
@@ -224,7 +241,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m",
+        "zz", "m", "lv", "it",
     }  # fmt: skip
 
 
