@@ -35,15 +35,12 @@ from mypy.nodes import (
     GlobalDecl,
     Import,
     ImportFrom,
-    ListExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
-    StarExpr,
     Statement,
     SymbolTableNode,
-    TupleExpr,
     Var,
     WithStmt,
 )
@@ -51,7 +48,7 @@ from mypy.types import AnyType, TypeOfAny
 
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
-from mypy_plugin.program_facts import blocks, every_statement
+from mypy_plugin.program_facts import blocks, every_statement, target_names
 
 __all__ = ["SUMMARY", "record", "recorded", "value_of"]
 
@@ -79,7 +76,7 @@ def record(file: MypyFile, dtype_names: frozenset[str]) -> None:
                 bound[alias or name] = bound.get(alias or name, 0) + 1
         elif isinstance(stmt, AssignmentStmt):
             for lvalue in stmt.lvalues:
-                for name in _targets(lvalue):
+                for name in [n.name for n in target_names(lvalue)]:
                     bound[name] = bound.get(name, 0) + 1
             chain = _chain(stmt.rvalue)
             if len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr) and chain:
@@ -88,7 +85,7 @@ def record(file: MypyFile, dtype_names: frozenset[str]) -> None:
             bound[stmt.name] = bound.get(stmt.name, 0) + 1
         elif isinstance(stmt, ForStmt | WithStmt):
             for target in [stmt.index] if isinstance(stmt, ForStmt) else stmt.target:
-                for name in [] if target is None else _targets(target):
+                for name in [] if target is None else [n.name for n in target_names(target)]:
                     bound[name] = bound.get(name, 0) + 1
     package = file.fullname.split(".")[0]
     found: dict[str, str] = {}
@@ -143,16 +140,6 @@ def _top_level(body: list[Statement]) -> Iterator[Statement]:
         yield stmt
         for block in blocks(stmt):
             yield from _top_level(block.body)
-
-
-def _targets(target: Expression) -> list[str]:
-    if isinstance(target, NameExpr):
-        return [target.name]
-    if isinstance(target, StarExpr):
-        return _targets(target.expr)
-    if isinstance(target, TupleExpr | ListExpr):
-        return [n for item in target.items for n in _targets(item)]
-    return []
 
 
 def _chain(expr: Expression) -> list[str] | None:

@@ -67,6 +67,7 @@ __all__ = [
     "in_place_on_declared",
     "literal_value",
     "looped_over",
+    "target_names",
 ]
 
 # ---------------------------------------------------------------------- the AST
@@ -291,12 +292,12 @@ class ModuleFacts:
     ) -> None:
         for stmt in body:
             if isinstance(stmt, ForStmt):
-                other.update(n.name for n in _target_names(stmt.index))
+                other.update(n.name for n in target_names(stmt.index))
                 variables += _inferred_targets(stmt.index)
             elif isinstance(stmt, WithStmt):
                 for target in stmt.target:
                     if target is not None:
-                        other.update(n.name for n in _target_names(target))
+                        other.update(n.name for n in target_names(target))
                         variables += _inferred_targets(target)
             self._mutations(stmt)
             if isinstance(stmt, AssignmentStmt):
@@ -486,11 +487,14 @@ def _inferred_targets(target: Expression) -> list[Var]:
     return []
 
 
-def _target_names(target: Expression) -> list[NameExpr]:
+def target_names(target: Expression) -> list[NameExpr]:
+    """The names an assignment target binds (``a``, ``a, (b, *c)``)."""
     if isinstance(target, NameExpr):
         return [target]
+    if isinstance(target, StarExpr):
+        return target_names(target.expr)
     if isinstance(target, TupleExpr | ListExpr):
-        return [n for item in target.items for n in _target_names(item)]
+        return [n for item in target.items for n in target_names(item)]
     return []
 
 
