@@ -820,7 +820,9 @@ def _declared(
     A JAX function without a return annotation (``lax.empty``, ``jnp.diagonal``
     in JAX's stub, ``jnp.linalg.cross``) returns an array, or a tuple of one
     array per output.  A call passing a ``return_*`` flag keeps the
-    declaration: the table types the default outputs.
+    declaration: the table types the default outputs.  One declared to return
+    ``ArrayLike`` (``stats.multivariate_normal.logpdf``) returns an array too:
+    the table's entries are recorded from the arrays JAX returns.
     """
     from typing_pkg.api.kinds import NotArray
 
@@ -828,6 +830,9 @@ def _declared(
     proper = get_proper_type(declared)
     if isinstance(result, NotArray):
         return declared
+    if isinstance(proper, UnionType) and is_wide(proper) and isinstance(result, str):
+        made = hooks.make_array(None, api, context)
+        return declared if made is None else made
     if not isinstance(proper, AnyType) or proper.type_of_any != TypeOfAny.unannotated:
         return declared
     if any(

@@ -71,7 +71,9 @@ def test_the_table_matches_the_recorded_truth_in_every_cell(rules: str) -> None:
     print(report.summary())
     assert report.ok, report.details()
     assert report.total == len(cells)
-    assert report.counts["exact"] > report.total // 2
+    # most cells are decided: a dtype, or a refusal (strict promotion refuses half of them)
+    assert report.counts["exact"] > report.total // 3
+    assert report.counts["exact"] + report.counts["refused"] > report.total * 9 // 10
 
 
 def test_the_comparison_catches_wrong_dtypes_weak_types_and_missed_or_false_errors() -> None:

@@ -10,7 +10,6 @@ give for a cell: a marker name, or ``None`` where it must report an error.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys

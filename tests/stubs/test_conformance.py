@@ -59,8 +59,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from tools.checkers.output import read_pyrefly
-from tools.checkers.run import basedpyright_command, checker_env, timed_command
 from stubprogram import (
     ROOT,
     Diagnostics,
@@ -72,6 +70,8 @@ from stubprogram import (
     start_pyright,
 )
 
+from tools.checkers.output import read_pyrefly
+from tools.checkers.run import basedpyright_command, checker_env, timed_command
 from tools.conformance.compare import expected
 from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg import stubgen

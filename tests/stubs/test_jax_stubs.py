@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import pytest
 from jaxproject import write_project
 
 from tools.checkers.run import basedpyright
+from typing_pkg.api.jax_scipy_stats import DISTRIBUTIONS
 from typing_pkg.stubgen import jax as jaxstubs
 
 PROGRAM = """\
@@ -170,7 +169,7 @@ class Stream:
     def __call__(self) -> jax.Array: ...
     uniform = to_method(jax.random.uniform)
 
-Stream().uniform((3,))  # Flax nnx's pattern, clean (it passes with or without jax.random's exclusion)
+Stream().uniform((3,))  # Flax nnx's pattern, clean (with or without jax.random's exclusion)
 """
 SEVERAL_EXPECTED = [
     "Array[float32]",  # the join of int8 and float32, as for +
@@ -267,6 +266,9 @@ def test_partial_package_keeps_jax() -> None:
         "lax/__init__.pyi",
         "numpy/linalg.pyi",
         "numpy/fft.pyi",
+        "scipy/special.pyi",
+        "scipy/linalg.pyi",
+        *(f"scipy/stats/{name}.pyi" for name in DISTRIBUTIONS),  # not stats/__init__: JAX's
         "__init__.pyi",
     }
 

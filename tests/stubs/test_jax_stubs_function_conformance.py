@@ -10,12 +10,13 @@ through :mod:`tools.conformance.function_stubs`).
 
 The test takes every :data:`EVERY`-th cell of each function (basedpyright
 takes minutes over every cell; the stubs of ``jax-x64`` and ``jax-strict`` are
-written by the same code as ``jax``'s, and sampled more sparsely); ``python -m tools.conformance.function_stubs
---rules R`` runs all of them.  It asserts that no cell is a false error, a
-missed error or a wrong dtype (but the named ``STUB_EXCEPTIONS``, each of
-which must be used), that at least :data:`FLOORS` cells are exact, and that
-every cell the stubs leave at ``Array[Any]`` has a named reason
-(``REASONS``), none of them ``other``.  ``pytest -rP`` shows the counts.
+written by the same code as ``jax``'s, and sampled more sparsely);
+``python -m tools.conformance.function_stubs --rules R`` runs all of them.  It
+asserts that no cell is a false error, a missed error or a wrong dtype (but
+the named ``STUB_EXCEPTIONS``, each of which must be used), that at least
+:data:`FLOORS` cells are exact, and that every cell the stubs leave at
+``Array[Any]`` has a named reason (``REASONS``), none of them ``other``.
+``pytest -rP`` shows the counts.
 """
 
 from __future__ import annotations

@@ -96,6 +96,8 @@ _SPELLINGS: Final = (
     ("jax.random.", "jax.random."),
     ("jax.nn.", "jax.nn."),
     ("jax.scipy.special.", "jax.scipy.special."),
+    ("jax.scipy.stats.", "jax.scipy.stats."),
+    ("jax.scipy.linalg.", "jax.scipy.linalg."),
 )
 
 
@@ -416,6 +418,8 @@ def program(
         "import jax",
         "import jax.numpy as jnp",
         "import jax.scipy.special",
+        "import jax.scipy.stats",
+        "import jax.scipy.linalg",
         "from jax import lax",
         *(
             ["from typing import reveal_type", "from jax import Array"]

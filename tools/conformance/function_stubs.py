@@ -283,6 +283,11 @@ REASONS: Final[Mapping[str, str]] = {
         "a sequence of arrays of several dtypes, or with a weak one (concatenate([x, y])): a "
         "list has one item type, and a type variable solves to one dtype, not their join"
     ),
+    "optional arrays given": (
+        "a function typed for its first arrays alone, called with an optional array after "
+        "them (stats.norm.logpdf(x, loc)): the overloads declare the optional ones None, "
+        "a call passing them is JAX's signature's"
+    ),
     "outputs": (
         "an output of a function of several outputs whose dtypes differ (frexp, divmod), or "
         "one JAX declares as a class of its own (SVDResult, UniqueAllResult): a stub "
@@ -333,6 +338,8 @@ def reason(rules: str, cell: Cell) -> str:
     if "[" in cell.op:
         return "outputs"
     arrays = operands(cell)
+    if how == "one array" and len(arrays) > 1:
+        return "optional arrays given"
     if how == "sequence":
         return "sequence of dtypes"
     if how in ("operator", "pairs"):

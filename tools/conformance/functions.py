@@ -388,6 +388,24 @@ RECIPES: Final[Mapping[str, Recipe]] = {
     "jax.numpy.linalg.tensordot": Recipe(extra={"axes": 1}),
     "jax.numpy.fft.fftfreq": Recipe(extra={"n": 4}),
     "jax.numpy.fft.rfftfreq": Recipe(extra={"n": 4}),
+    # jax.scipy.stats: Dirichlet's alpha is one-dimensional
+    "jax.scipy.stats.dirichlet.logpdf": Recipe(shape=(2,), scalars=False),
+    "jax.scipy.stats.dirichlet.pdf": Recipe(shape=(2,), scalars=False),
+    # jax.scipy.linalg: vectors, sizes
+    "jax.scipy.linalg.circulant": _1D,
+    "jax.scipy.linalg.companion": Recipe(shape=(3,)),
+    "jax.scipy.linalg.convolution_matrix": Recipe(shape=(3,), extra={"n": 3}),
+    "jax.scipy.linalg.fiedler": _1D,
+    "jax.scipy.linalg.fiedler_companion": Recipe(shape=(3,)),
+    "jax.scipy.linalg.hankel": _1D,
+    "jax.scipy.linalg.toeplitz": _1D,
+    "jax.scipy.linalg.leslie": Recipe(shapes={"f": (3,), "s": (2,)}),
+    "jax.scipy.linalg.solve": Recipe(shapes={"b": (2,)}),
+    "jax.scipy.linalg.solve_triangular": Recipe(shapes={"b": (2,)}),
+    **{
+        f"jax.scipy.linalg.{n}": Recipe(extra={"n": 3})
+        for n in ("helmert", "hilbert", "invhilbert", "pascal", "invpascal")
+    },
     # jax.Array
     "jax.Array.T": Recipe(call=_attribute("T")),
     "jax.Array.mT": Recipe(call=_attribute("mT")),

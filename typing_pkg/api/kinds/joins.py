@@ -77,6 +77,15 @@ class Join(Listed, DtypeOption, Kind):
     python_weak: bool = False
     """A Python scalar first operand keeps the weak type the realisation would drop
     (``_lax_const`` makes Python constants for it, NumPy ones for an array)."""
+    weak_scalars: tuple[str, ...] = ()
+    """Parameters of which one Python scalar keeps the weak type the realisation would
+    drop (``stats.multivariate_normal``: a 0-d ``mean`` or ``cov`` takes a path that
+    realises nothing)."""
+    computes_in: frozenset[str] = frozenset()
+    """The only dtypes the implementation computes in, if not all: a converted join of
+    another dtype is refused (``stats.norm.cdf`` calls ``special.ndtr``: float32 and
+    float64; unlike ``refuses``, a ``bfloat16`` argument joined with a ``float32`` one
+    is accepted)."""
     dtype_accepts: str = "biufc"
     """The kinds of dtypes the ``dtype`` option may ask for (``cov``: inexact ones)."""
     results: tuple[tuple[str, str], ...] = ()
@@ -140,7 +149,7 @@ class Join(Listed, DtypeOption, Kind):
                 return checked_request
             return self._requested(requested, joined, call, env)
         python = bool(operands) and all(t in PY_SCALARS for t in operands)
-        keep_weak = self.python_weak and bool(operands) and operands[0] in PY_SCALARS
+        keep_weak = self._keeps_weak(call, operands)
         unrealised = joined
         if self.strong and not keep_weak:
             joined = env.strong(joined)
@@ -159,7 +168,16 @@ class Join(Listed, DtypeOption, Kind):
         if python:
             converted = self._of_python_scalars(converted, operands, env)
         converted = dict(self.results).get(converted, converted)
+        if self.computes_in and env.strong(converted) not in self.computes_in:
+            return Undefined(f"{short(call.function)} does not accept dtype {converted}")
         return accept(call.function, converted, self.accepts)
+
+    def _keeps_weak(self, call: Call, operands: list[str]) -> bool:
+        """Whether a Python scalar argument keeps the weak type (``python_weak``,
+        ``weak_scalars``)."""
+        if self.python_weak and bool(operands) and operands[0] in PY_SCALARS:
+            return True
+        return any(t in PY_SCALARS for t in call.operands(self.weak_scalars))
 
 
 @dataclass(frozen=True, eq=False, repr=False)

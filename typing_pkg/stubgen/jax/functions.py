@@ -85,6 +85,7 @@ def overloads_for(
     fn: ast.FunctionDef,
     oracle: Oracle,
     module: SourceModule,
+    omitted: Sequence[str] = (),
 ) -> list[ast.FunctionDef]:
     """The overloads of one function, before JAX's own signature.
 
@@ -92,6 +93,9 @@ def overloads_for(
     ``new_dtype``…) gets its own overloads, and is ``None`` in the others (none
     when JAX requires it); ``promote_integers`` gets the overloads of
     ``promote_integers=False`` first, and is ``Literal[True]`` in the others.
+    The array parameters ``omitted`` (optional ones after ``operands``:
+    ``loc``, ``scale``) are ``None`` in every overload: a call passing them
+    is JAX's signature's.
     """
     from typing_pkg.api import table
     from typing_pkg.api.kinds import DTYPE_OPTIONS
@@ -101,6 +105,7 @@ def overloads_for(
     dtype_option = next((o for o in options if o in DTYPE_OPTIONS), None)
     required = {o for o in options if is_required(fn, o)}
     absent = {o: "None" for o in options if o in DTYPE_OPTIONS}
+    absent.update(dict.fromkeys(omitted, "None"))
     if len(operands) > 1:
         if required & absent.keys():
             return []
@@ -492,6 +497,10 @@ def _typed(
     label = "no result"
     if operands is not None and len(operands) > 2:
         label = "several arrays"
+        given = _before_optional(function, operands, fn)
+        if len(given) <= 2:  # stats.norm.logpdf(x, loc=0, scale=1): typed for x alone
+            omitted = operands[len(given) :]
+            extra = overloads_for(function, given, fn, oracle, module, omitted)
     elif operands is not None:
         extra = overloads_for(function, operands, fn, oracle, module)
     else:
@@ -500,3 +509,12 @@ def _typed(
             extra = _sequence_overloads(function, sequence, fn, oracle, module)
         label = "sequence untyped"
     return extra, oracle.typed.get(function, label) if extra else label
+
+
+def _before_optional(function: str, operands: list[str], fn: ast.FunctionDef) -> list[str]:
+    """The array parameters before the first one a call may leave out, if all after it may."""
+    for index, name in enumerate(operands):
+        if is_optional(function, name, fn):
+            rest = operands[index:]
+            return operands[:index] if all(is_optional(function, o, fn) for o in rest) else operands
+    return operands

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from typing_pkg.api import namespaces
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.stubgen.jax.array_class import IMPORTS
 from typing_pkg.stubgen.jax.functions import overloads_for, rewrite_functions
@@ -109,6 +110,13 @@ REEXPORTS: Final = (
     ("lax/__init__.py", "jax.lax."),
     ("numpy/linalg.py", "jax.numpy.linalg."),
     ("numpy/fft.py", "jax.numpy.fft."),
+    ("scipy/special.py", "jax.scipy.special."),
+    *(
+        (ns.prefix.removeprefix("jax.").removesuffix(".").replace(".", "/") + ".py", ns.prefix)
+        for ns in namespaces()
+        if ns.prefix.startswith(("jax.scipy.stats.", "jax.scipy.linalg."))
+        and ns.prefix != "jax.scipy.stats."
+    ),
 )
 """JAX's modules that re-export functions of private modules (``.py``, no stub), and the
 table's prefix of their functions."""

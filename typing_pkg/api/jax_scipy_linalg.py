@@ -1,0 +1,109 @@
+"""The result dtypes of ``jax.scipy.linalg``, as data.
+
+The decompositions and solvers promote their arguments to an inexact dtype
+(``promote_dtypes_inexact``), as ``jax.numpy.linalg``'s do; the special
+matrices (``hilbert``, ``pascal``, …) have a fixed or requested dtype.
+Functions whose outputs depend on a flag (``eigh``'s ``eigvals_only``,
+``svd``'s ``compute_uv``, ``qr``'s ``mode``, ``lu``'s ``permute_l``), or whose
+array argument is inside a tuple (``cho_solve``'s ``(c, lower)``,
+``lu_solve``'s ``(lu, piv)``), are listed with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from typing_pkg.api.jax_config import JAX_RULES
+from typing_pkg.api.kinds import (
+    Fixed,
+    Join,
+    Keep,
+    Kind,
+    Outputs,
+    ToComplex,
+    ToInexact,
+    ToReal,
+    UnknownDtype,
+)
+from typing_pkg.api.namespace import Namespace
+from typing_pkg.dtypes import SUB_BYTE_INTEGERS
+
+__all__ = ["LINALG", "NAMESPACES"]
+
+_INEXACT: Final = ToInexact(("a",), scalars=False)
+_STRONG: Final = ToInexact(("a",), strong=True, scalars=False)
+_GIVEN_INEXACT: Final = Keep(("a",), accepts="fc", weak=False)
+_KEPT_INEXACT: Final = Keep(("a",), accepts="fc")
+_WIDE: Final = frozenset({"float32", "float64", "complex64", "complex128"})
+_SUB_BYTE: Final = frozenset(SUB_BYTE_INTEGERS)
+
+
+def _flag(flag: str) -> UnknownDtype:
+    return UnknownDtype(f"one array or a tuple by the {flag} flag (not modelled yet)")
+
+
+def _inside(pair: str) -> UnknownDtype:
+    return UnknownDtype(f"the factor's dtype is read inside the {pair} tuple (not modelled yet)")
+
+
+LINALG: Final[Mapping[str, Kind]] = {
+    # the special matrices are built with jnp.zeros/jnp.array: realised
+    "block_diag": Join(("*arrs",), strong=True, scalars=False),
+    "cho_factor": UnknownDtype("a pair (factor, lower: bool): not modelled yet"),
+    "cho_solve": _inside("(c, lower)"),
+    "cholesky": _INEXACT,
+    "circulant": Keep(("c",), scalars=False),
+    "companion": ToInexact(("a",), strong=True, scalars=False, unknown_for=_SUB_BYTE),
+    "convolution_matrix": Keep(("a",), weak=False, scalars=False),
+    "det": ToInexact(("a",), scalars=False, unknown_for=_SUB_BYTE),
+    "dft": UnknownDtype("a complex DFT matrix of n (not modelled yet)"),
+    "eigh": _flag("eigvals_only"),
+    "eigh_tridiagonal": _flag("eigvals_only"),
+    # the Padé approximants are computed in float32/float64 (complex64/complex128) only
+    "expm": ToInexact(("A",), strong=True, scalars=False, computes_in=_WIDE),
+    "expm_frechet": _flag("compute_expm"),
+    # abs(a[:, None] - a): JAX's narrow integers differ (int1 gives int8, int4 is refused)
+    "fiedler": ToReal(
+        ("a",), accepts="iufc", scalars=False, unknown_for=_SUB_BYTE | {"int4", "uint4"}
+    ),
+    "fiedler_companion": ToInexact(("a",), strong=True, scalars=False, unknown_for=_SUB_BYTE),
+    "funm": UnknownDtype("the result of a callable"),
+    "hadamard": UnknownDtype("an n × n matrix of dtype= (int by default): not modelled yet"),
+    "hankel": Join(("c", "r?"), strong=True, scalars=False),
+    "helmert": Fixed("f", specs=()),
+    "hessenberg": _flag("calc_q"),
+    "hilbert": Fixed("f", specs=()),
+    "inv": _STRONG,
+    "invhilbert": Fixed("f", specs=()),
+    "invpascal": Fixed("f", specs=()),
+    "leslie": Join(("f", "s"), scalars=False),
+    "lu": _flag("permute_l"),
+    "lu_factor": Outputs((_INEXACT, Fixed("int32", ("a",), weak=True)), scalars=False),
+    "lu_solve": _inside("(lu, piv)"),
+    # built from jnp.arange(n, dtype=np.float32): float32 whatever the configuration
+    "pascal": Fixed("float32", specs=()),
+    # polar and schur take inexact arrays only (no conversion)
+    "polar": Outputs((_GIVEN_INEXACT, _GIVEN_INEXACT), scalars=False),
+    "qr": _flag("mode"),
+    "qr_multiply": _flag("mode"),
+    "rsf2csf": Outputs((ToComplex(("T", "Z")), ToComplex(("T", "Z")))),
+    "schur": Outputs((_KEPT_INEXACT, _KEPT_INEXACT), scalars=False),
+    "solve": ToInexact(("a", "b"), scalars=False),
+    "solve_sylvester": UnknownDtype(
+        "solved through schur or eig of the promoted arrays, float32 from bfloat16 (not modelled "
+        "yet)"
+    ),
+    "solve_triangular": ToInexact(("a", "b"), scalars=False),
+    "sqrtm": UnknownDtype(
+        "complex64, or complex128 for a 64-bit input under x64 (a rule no kind holds yet)"
+    ),
+    "svd": _flag("compute_uv"),
+    "toeplitz": Join(("c", "r?"), strong=True, scalars=False),
+}
+"""``jax.scipy.linalg``: every public name."""
+
+NAMESPACES: Final = (
+    Namespace("jax.scipy.linalg.", LINALG, "JAX", JAX_RULES, aliases=("jsp.linalg.",)),
+)
+"""The namespaces this module holds (``typing_pkg.api`` finds them)."""
