@@ -59,7 +59,7 @@ REASONS: Final = {
         Reason("other-module", True, "a function of another of the project's modules"),
         Reason("transformed", True, "a function only transformed (jit, vmap, scan, tree_map…)"),
         Reason("pytree", True, "an item or field of a container (dict, list, class)"),
-        Reason("api-gap", True, "a JAX function or method the table lacks"),
+        Reason("api-gap", True, "a JAX function or method the table lacks or does not model"),
         Reason("unexplained", True, "no cause found"),
     )
 }
@@ -840,8 +840,8 @@ class _Classifier:
         from typing_pkg.api.kinds.composite import UnknownDtype
 
         kind = api.table()[full]
-        if isinstance(kind, UnknownDtype):
-            return Cause("value-dependent", full)
+        if isinstance(kind, UnknownDtype):  # a rule not modelled yet is the table's gap
+            return Cause("api-gap" if kind.pending else "value-dependent", full)
         return None  # a rule: arguments of known dtypes give a known dtype
 
     def library_call(

@@ -486,7 +486,7 @@ NUMPY: Final[Mapping[str, Kind]] = {
             ToInexact(("x", "y"), strong=True),
         )
     ),
-    "histogramdd": UnknownDtype("a tuple of the histogram and a list of edge arrays"),
+    "histogramdd": UnknownDtype("a tuple of the histogram and a list of edge arrays", pending=True),
     "packbits": Fixed("uint8", ("a",), accepts="biu"),
     "unpackbits": Fixed(
         "uint8",

@@ -40,24 +40,26 @@ _SUB_BYTE: Final = frozenset(SUB_BYTE_INTEGERS)
 
 
 def _flag(flag: str) -> UnknownDtype:
-    return UnknownDtype(f"one array or a tuple by the {flag} flag (not modelled yet)")
+    return UnknownDtype(f"one array or a tuple by the {flag} flag (not modelled yet)", pending=True)
 
 
 def _inside(pair: str) -> UnknownDtype:
-    return UnknownDtype(f"the factor's dtype is read inside the {pair} tuple (not modelled yet)")
+    return UnknownDtype(
+        f"the factor's dtype is read inside the {pair} tuple (not modelled yet)", pending=True
+    )
 
 
 LINALG: Final[Mapping[str, Kind]] = {
     # the special matrices are built with jnp.zeros/jnp.array: realised
     "block_diag": Join(("*arrs",), strong=True, scalars=False),
-    "cho_factor": UnknownDtype("a pair (factor, lower: bool): not modelled yet"),
+    "cho_factor": UnknownDtype("a pair (factor, lower: bool): not modelled yet", pending=True),
     "cho_solve": _inside("(c, lower)"),
     "cholesky": _INEXACT,
     "circulant": Keep(("c",), scalars=False),
     "companion": ToInexact(("a",), strong=True, scalars=False, unknown_for=_SUB_BYTE),
     "convolution_matrix": Keep(("a",), weak=False, scalars=False),
     "det": ToInexact(("a",), scalars=False, unknown_for=_SUB_BYTE),
-    "dft": UnknownDtype("a complex DFT matrix of n (not modelled yet)"),
+    "dft": UnknownDtype("a complex DFT matrix of n (not modelled yet)", pending=True),
     "eigh": _flag("eigvals_only"),
     "eigh_tridiagonal": _flag("eigvals_only"),
     # the Padé approximants are computed in float32/float64 (complex64/complex128) only
@@ -69,7 +71,9 @@ LINALG: Final[Mapping[str, Kind]] = {
     ),
     "fiedler_companion": ToInexact(("a",), strong=True, scalars=False, unknown_for=_SUB_BYTE),
     "funm": UnknownDtype("the result of a callable"),
-    "hadamard": UnknownDtype("an n × n matrix of dtype= (int by default): not modelled yet"),
+    "hadamard": UnknownDtype(
+        "an n × n matrix of dtype= (int by default): not modelled yet", pending=True
+    ),
     "hankel": Join(("c", "r?"), strong=True, scalars=False),
     "helmert": Fixed("f", specs=()),
     "hessenberg": _flag("calc_q"),
@@ -92,11 +96,13 @@ LINALG: Final[Mapping[str, Kind]] = {
     "solve": ToInexact(("a", "b"), scalars=False),
     "solve_sylvester": UnknownDtype(
         "solved through schur or eig of the promoted arrays, float32 from bfloat16 (not modelled "
-        "yet)"
+        "yet)",
+        pending=True,
     ),
     "solve_triangular": ToInexact(("a", "b"), scalars=False),
     "sqrtm": UnknownDtype(
-        "complex64, or complex128 for a 64-bit input under x64 (a rule no kind holds yet)"
+        "complex64, or complex128 for a 64-bit input under x64 (a rule no kind holds yet)",
+        pending=True,
     ),
     "svd": _flag("compute_uv"),
     "toeplitz": Join(("c", "r?"), strong=True, scalars=False),

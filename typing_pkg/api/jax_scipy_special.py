@@ -82,16 +82,21 @@ SPECIAL: Final[Mapping[str, Kind]] = {
     "log_softmax": NN["log_softmax"],
     "hyp1f1": UnknownDtype(
         "adds a Python int to a boolean inside: refused under strict promotion whatever the "
-        "arguments, the promotion of the arguments otherwise (not modelled yet)"
+        "arguments, the promotion of the arguments otherwise (not modelled yet)",
+        pending=True,
     ),
-    "multigammaln": UnknownDtype("d must be a concrete Python int: not traced"),
-    "owens_t": UnknownDtype("computed with float32 constants: not modelled yet"),
-    "bernoulli": UnknownDtype("the Bernoulli numbers up to a Python int n: the default float"),
-    "bessel_jn": UnknownDtype("a stack of Bessel functions computed by a recurrence"),
-    "fresnel": UnknownDtype("a pair (S, C)"),
-    "sici": UnknownDtype("a pair (Si, Ci)"),
-    "sph_harm_y": UnknownDtype("complex spherical harmonics of integer degrees and angles"),
-    "wofz": UnknownDtype("the complex Faddeeva function"),
+    "multigammaln": UnknownDtype("d must be a concrete Python int: not traced", pending=True),
+    "owens_t": UnknownDtype("computed with float32 constants: not modelled yet", pending=True),
+    "bernoulli": UnknownDtype(
+        "the Bernoulli numbers up to a Python int n: the default float", pending=True
+    ),
+    "bessel_jn": UnknownDtype("a stack of Bessel functions computed by a recurrence", pending=True),
+    "fresnel": UnknownDtype("a pair (S, C)", pending=True),
+    "sici": UnknownDtype("a pair (Si, Ci)", pending=True),
+    "sph_harm_y": UnknownDtype(
+        "complex spherical harmonics of integer degrees and angles", pending=True
+    ),
+    "wofz": UnknownDtype("the complex Faddeeva function", pending=True),
 }
 """``jax.scipy.special``: every public name."""
 

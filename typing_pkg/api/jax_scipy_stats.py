@@ -105,7 +105,8 @@ DISTRIBUTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
         "logpmf pmf",
         UnknownDtype(
             "p's inexact dtype once the counts x and n promote together to an integer type "
-            "(two checks no kind holds yet)"
+            "(two checks no kind holds yet)",
+            pending=True,
         ),
     ),
     # a 0-d mean or cov takes a path without cholesky: nothing realises the result
@@ -146,9 +147,11 @@ DISTRIBUTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
 STATS: Final[Mapping[str, Kind]] = {
     **{name: NotAnArray(f"the jax.scipy.stats.{name} module") for name in DISTRIBUTIONS},
     "gaussian_kde": NotAnArray("a kernel density estimator object"),
-    "mode": UnknownDtype("a ModeResult pair (mode, count)"),
-    "rankdata": UnknownDtype("ranks: the default float or int by method (not modelled yet)"),
-    "sem": UnknownDtype("the standard error of the mean (not modelled yet)"),
+    "mode": UnknownDtype("a ModeResult pair (mode, count)", pending=True),
+    "rankdata": UnknownDtype(
+        "ranks: the default float or int by method (not modelled yet)", pending=True
+    ),
+    "sem": UnknownDtype("the standard error of the mean (not modelled yet)", pending=True),
 }
 """``jax.scipy.stats``: every public name."""
 

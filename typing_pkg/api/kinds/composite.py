@@ -173,6 +173,9 @@ class UnknownDtype(_Reasoned):
     kind: ClassVar[str] = "unknown"
     summary: ClassVar[str] = "an array whose dtype the argument dtypes do not determine"
     outcome: ClassVar[type[Unknown | NotArray]] = Unknown
+    pending: bool = False
+    """The argument dtypes do determine it, but no kind holds the rule yet (outputs chosen
+    by a flag, a pair, a key dtype no marker names): a gap of the table, not of JAX."""
 
 
 @dataclass(frozen=True, eq=False, repr=False)
