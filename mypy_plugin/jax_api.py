@@ -804,6 +804,10 @@ def _evaluate_one(
                 f"{type(error).__name__}: {error} for {call}"
             )  # fmt: skip
             return None, None
+    from typing_pkg.api.kinds import Unknown
+
+    if is_inferred(declared) and isinstance(result, Unknown):
+        return declared, None  # unknown: a jitted function's declared result, as if not listed
     declared = _declared(hooks, declared, result, actuals, context)
     outcome = result_type(env_array, declared, result)
     if outcome.error is not None:
