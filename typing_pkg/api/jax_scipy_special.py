@@ -20,12 +20,13 @@ from typing_pkg.api.kinds import Keep, Kind, ToInexact, UnknownDtype
 from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_INTEGERS
 
-__all__ = ["NAMESPACES", "SPECIAL"]
+__all__ = ["NAMESPACES", "NARROW_FOR_NDTR", "SPECIAL"]
 
 _REAL: Final = ToInexact(("x",), accepts="f")
 _SUB_BYTE: Final = frozenset(SUB_BYTE_INTEGERS)
-_NARROW: Final = frozenset({*NARROW_FLOATS, "bfloat16", "float16"})
-_FLOAT32_64: Final = Keep(("x",), accepts="f", refuses=_NARROW, weak=False)
+NARROW_FOR_NDTR: Final = frozenset({*NARROW_FLOATS, "bfloat16", "float16"})
+"""The floats ``ndtr``, ``log_ndtr`` and ``ndtri`` refuse: they compute in float32/float64."""
+_FLOAT32_64: Final = Keep(("x",), accepts="f", refuses=NARROW_FOR_NDTR, weak=False)
 
 SPECIAL: Final[Mapping[str, Kind]] = {
     # real functions: a complex input is refused
@@ -58,7 +59,7 @@ SPECIAL: Final[Mapping[str, Kind]] = {
     "expit": ToInexact(("x",)),
     # the normal distribution's functions and spence take float32 and float64 only
     **dict.fromkeys(("log_ndtr", "ndtr", "spence"), _FLOAT32_64),
-    "ndtri": Keep(("p",), accepts="f", refuses=_NARROW, weak=False),
+    "ndtri": Keep(("p",), accepts="f", refuses=NARROW_FOR_NDTR, weak=False),
     "beta": ToInexact(("a", "b"), accepts="f", strong=True),
     "betaln": ToInexact(("a", "b"), accepts="f"),
     "betainc": ToInexact(("a", "b", "x"), accepts="f"),

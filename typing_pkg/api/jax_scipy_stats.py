@@ -30,9 +30,10 @@ from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.api.jax_config import JAX_RULES
+from typing_pkg.api.jax_scipy_special import NARROW_FOR_NDTR
 from typing_pkg.api.kinds import Fixed, Kind, NotAnArray, ToInexact, UnknownDtype
 from typing_pkg.api.namespace import Namespace
-from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_INTEGERS
+from typing_pkg.dtypes import SUB_BYTE_INTEGERS
 
 __all__ = ["DISTRIBUTIONS", "NAMESPACES", "STATS"]
 
@@ -40,7 +41,6 @@ _LOC_SCALE: Final = ("loc=py_int", "scale=py_int")
 _LOC: Final = "loc=py_int"
 # ndtr and log_ndtr compute in float32 or float64 only; ndtri takes no other argument
 _NDTR: Final = frozenset({"float32", "float64"})
-_NDTR_REFUSES: Final = frozenset({*NARROW_FLOATS, "bfloat16", "float16"})
 # JAX computes some bodies in a 1- or 2-bit integer type as it is (an int1 result)
 _SUB_BYTE: Final = frozenset(SUB_BYTE_INTEGERS)
 
@@ -59,7 +59,7 @@ def _each(names: str, kind: Kind) -> dict[str, Kind]:
 _CAUCHY: Final = ToInexact(("x", *_LOC_SCALE), strong=True, python_weak=True)
 _NORMAL_CDF: Final = ToInexact(("x", *_LOC_SCALE), accepts="f", strong=True, computes_in=_NDTR)
 # ppf(q) is jnp.asarray(ndtri(q) * scale + loc, float): the default float
-_NDTRI: Final = Fixed("f", ("q", *_LOC_SCALE), accepts="f", refuses=_NDTR_REFUSES)
+_NDTRI: Final = Fixed("f", ("q", *_LOC_SCALE), accepts="f", refuses=NARROW_FOR_NDTR)
 
 DISTRIBUTIONS: Final[Mapping[str, Mapping[str, Kind]]] = {
     "bernoulli": {
