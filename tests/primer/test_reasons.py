@@ -139,6 +139,21 @@ def read(box: Box):
     return b
 
 
+@jax.jit
+def exported(x):
+    ex = x * 2  # site ex: input
+    return ex
+
+
+def kw_body(carry, x):
+    kb = carry + x  # site kb: annotation
+    return kb, kb
+
+
+def run_kw(w: jax.Array):
+    return lax.scan(kw_body, init=w, xs=w)
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -168,7 +183,8 @@ TYPES = {
     "u": UNKNOWN, "e": f"{F32} | {I32}", "scaled": UNKNOWN, "s": UNKNOWN, "d": UNKNOWN,
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
-    "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN,
+    "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
+    "kb": UNKNOWN,
 }  # fmt: skip
 
 
@@ -232,6 +248,10 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["lv"].detail == "parameter batch of train: jax.Array"  # through grad_fn
     assert by_name["it"].detail == "parameter i of pick"  # not jnp.arange(3)[i]
     assert by_name["zz"].detail == "parameter x of zeros_of"  # not shape: tuple[int, int]
+    assert by_name["ex"].detail == (
+        "parameter x of exported (transformed; the project applies it nowhere in view)"
+    )  # jitted, never called: an input, not a gap
+    assert by_name["kb"].detail == "parameter w of run_kw: jax.Array"  # scan(init=w)
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
@@ -243,7 +263,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld",
+        "zz", "m", "lv", "it", "ld", "ex", "kb",
     }  # fmt: skip
 
 

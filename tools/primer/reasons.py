@@ -509,8 +509,10 @@ class _Classifier:
         if fed:
             known = f"{label} (its transformation's arguments are known)"
             return Cause("transformed", known, weak=True)
+        if any(_applied(w, n) for w, n in uses):
+            return Cause("transformed", f"{label} (transformed and applied, arguments not read)")
         if _decorated(function) or any(_transformation(n, w.parents) for w, n in uses):
-            return Cause("transformed", f"{label} (transformed, never called)")
+            return Cause("input", f"{label} (transformed; the project applies it nowhere in view)")
         if uses:
             return Cause("input", f"{label} (handed to code outside the project)")
         return Cause("input", label)
@@ -1024,10 +1026,28 @@ def _transformation(
 ) -> tuple[ast.Call, str] | None:
     """The call of a transformation ``node`` (a function) is an argument of, and its name."""
     call = parents.get(node)
-    if not isinstance(call, ast.Call) or node not in call.args:
+    if isinstance(call, ast.keyword):
+        call = parents.get(call)  # lax.fori_loop(0, n, body_fun=f, init_val=x)
+    if not isinstance(call, ast.Call) or node is call.func:
         return None
     name = _called_name(call.func)
     return (call, name) if name in _TRANSFORMS else None
+
+
+_APPLY_AT_ONCE: Final = frozenset(
+    {"scan", "fori_loop", "while_loop", "cond", "switch", "map", "tree_map", "associative_scan"}
+)
+"""Transformations that call the function at once, with the arguments they are given."""
+
+
+def _applied(where: _Module, node: ast.AST) -> bool:
+    """Whether a transformation ``node`` is given to is applied in the project: a loop or a
+    map calls it at once; ``jit(f)``, ``vmap(f)`` only where the result is called."""
+    found = _transformation(node, where.parents)
+    if found is None:
+        return False
+    call, name = found
+    return name in _APPLY_AT_ONCE or bool(_calls_of(where, call))
 
 
 def _fed_by_transformation(where: _Module, node: ast.AST, position: int | None) -> ast.expr | None:
@@ -1040,15 +1060,22 @@ def _fed_by_transformation(where: _Module, node: ast.AST, position: int | None) 
         return None
     call, name = found
     args = call.args
-    if name == "scan" and len(args) >= 2 and args[0] is node:
-        return args[position + 1] if position < 2 and len(args) > position + 1 else None
-    if name == "fori_loop" and len(args) == 4 and args[2] is node:
-        return args[3] if position == 1 else None
+
+    def given(index: int, keyword: str) -> ast.expr | None:
+        if index < len(args):
+            starred = any(isinstance(a, ast.Starred) for a in args[: index + 1])
+            return None if starred else args[index]
+        return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+    if name == "scan" and args and args[0] is node:
+        return given(position + 1, ("init", "xs")[position]) if position < 2 else None
+    if name == "fori_loop" and given(2, "body_fun") is node:
+        return given(3, "init_val") if position == 1 else None
     if name in ("cond", "switch") and len(args) >= 3 and node in args[1:3]:
         return args[3 + position] if len(args) > 3 + position else None
-    if name == "while_loop" and len(args) == 3 and node in args[:2]:
-        return args[2] if position == 0 else None
-    if name in ("map", "tree_map") and args[0] is node and len(args) > position + 1:
+    if name == "while_loop" and node in (given(0, "cond_fun"), given(1, "body_fun")):
+        return given(2, "init_val") if position == 0 else None
+    if name in ("map", "tree_map") and args and args[0] is node and len(args) > position + 1:
         return args[position + 1]
     if not args or args[0] is not node:
         return None
