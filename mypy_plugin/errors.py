@@ -92,10 +92,13 @@ def error_undefined_binary(
     reason: str,
 ) -> None:
     """Report ``left SYMBOL right`` as undefined under ``rules``."""
+    from typing_pkg.api.jax_random import KEY_REFUSAL
+
     operands = f"{_format(left, api.options)} and {_format(right, api.options)}"
+    hint = "" if KEY_REFUSAL in reason else "; cast one with .astype(...)"
     api.fail(
         f"Unsupported operand dtypes for {symbol} ({operands}) under the "
-        f'"{rules.name}" rules: {_reason(rules, reason)}; cast one with .astype(...)',
+        f'"{rules.name}" rules: {_reason(rules, reason)}{hint}',
         context,
         code=DTYPE_PROMOTION,
     )
@@ -110,9 +113,12 @@ def error_undefined_unary(
     reason: str,
 ) -> None:
     """Report ``SYMBOL operand`` as undefined under ``rules``."""
+    from typing_pkg.api.jax_random import KEY_REFUSAL
+
+    hint = "" if KEY_REFUSAL in reason else "; cast it with .astype(...)"
     api.fail(
         f"Unsupported operand dtype for {symbol} ({_format(operand, api.options)}) under the "
-        f'"{rules.name}" rules: {_reason(rules, reason)}; cast it with .astype(...)',
+        f'"{rules.name}" rules: {_reason(rules, reason)}{hint}',
         context,
         code=DTYPE_PROMOTION,
     )

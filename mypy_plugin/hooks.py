@@ -80,7 +80,7 @@ from mypy_plugin.types import (
     items,
     marker_type,
 )
-from typing_pkg.dtypes import ABSTRACT, BY_NAME, DType
+from typing_pkg.dtypes import ABSTRACT, BY_NAME, EXTENDED_NAMES, DType
 from typing_pkg.ops import COMPARISON, INPLACE_OF, SYMBOL
 from typing_pkg.rules import DEFAULT, RuleSet, Undefined, UnknownRulesError, get_rules
 from typing_pkg.rules import names as rule_set_names
@@ -185,6 +185,10 @@ class Answers:
         return _narrowest_category(defined)
 
     def _direct(self, op: str, left: str, right: str | None) -> Answer:
+        if left in EXTENDED_NAMES or right in EXTENDED_NAMES:
+            from typing_pkg.api.jax_random import key_operator
+
+            return key_operator(op, left, right)  # a key array: JAX's, whatever the rules
         for operand in (left, right):
             if operand is not None and operand not in self._known:
                 return Undefined(f"{operand} is not a dtype of these rules")

@@ -789,6 +789,9 @@ def _evaluate_one(
         made = hooks.make_array(dtype, api, context)
         return made if made is not None else Instance(array, [AnyType(TypeOfAny.special_form)])
 
+    refused = _refused_key(full, actuals)
+    if refused is not None:
+        return _unknown(hooks, declared, api, context), refused
     if call is None:
         return _unknown(hooks, declared, api, context), None
     if call.unknown:
@@ -814,6 +817,24 @@ def _evaluate_one(
         unknown = _unknown(hooks, declared, api, context)
         return unknown, (None if guessed else outcome.error)
     return outcome.type, None
+
+
+def _refused_key(full: str, actuals: Actuals) -> str | None:
+    """Why JAX refuses the key a ``jax.random`` function is given, if it does."""
+    from typing_pkg.api.jax_random import KEY_PARAMETER, NAMESPACES, key_refusal
+    from typing_pkg.dtypes import BY_NAME
+
+    if not full.startswith(NAMESPACES[0].prefix):
+        return None
+    index = actuals.index(KEY_PARAMETER, 0)
+    if index is None or actuals.names[index] != KEY_PARAMETER or len(actuals.types[index]) != 1:
+        return None  # key(seed), PRNGKey(seed): no key taken
+    given = _single(get_proper_type(actuals.types[index][0]))
+    marker = BY_NAME.get(given) if isinstance(given, str) else None
+    if marker is None or marker.abstract:
+        return None  # unknown, a category (Array[unsignedinteger]), a Python scalar
+    refused = key_refusal(full, given) if isinstance(given, str) else None
+    return None if refused is None else refused.reason
 
 
 def _declared(

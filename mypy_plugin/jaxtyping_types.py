@@ -15,6 +15,8 @@ mypy's own analysis.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
 from typing import Final
 
 from mypy.nodes import ImportFrom, MypyFile, TypeInfo
@@ -23,7 +25,6 @@ from mypy.types import AnyType, Instance, Type, get_proper_type
 
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin import names
-from typing_pkg.api.jaxtyping_families import FAMILIES, MODULE
 
 __all__ = ["ANNOTATED", "JaxtypingTypes"]
 
@@ -32,8 +33,18 @@ ANNOTATED: Final = ("typing.Annotated", "typing_extensions.Annotated")
 _DTYPES_MODULE: Final = "typing_pkg.dtypes"
 
 
+@cache
+def _families() -> tuple[Mapping[str, str | None], str]:
+    """jaxtyping's families and its module, imported at the first ``Annotated`` analysed: the
+    table's package (``typing_pkg.api``) is not loaded by a run that analyses nothing."""
+    from typing_pkg.api.jaxtyping_families import FAMILIES, MODULE
+
+    return FAMILIES, MODULE
+
+
 def _from_jaxtyping(module: str) -> bool:
-    return module == MODULE or module.startswith(MODULE + ".")
+    name = _families()[1]
+    return module == name or module.startswith(name + ".")
 
 
 class JaxtypingTypes:
@@ -47,7 +58,7 @@ class JaxtypingTypes:
         """Analyse ``Annotated[...]`` written through any name (``fullname``: its name)."""
         analysed = internals.annotated(ctx.api, ctx.type, fullname)
         family = self._family(ctx, ctx.type.name)
-        marker = None if family is None else FAMILIES[family]
+        marker = None if family is None else _families()[0][family]
         if marker is None:
             return analysed
         proper = get_proper_type(analysed)
@@ -72,7 +83,7 @@ class JaxtypingTypes:
         """The jaxtyping family the name written refers to, if it is one."""
         prefix, _, last = written.rpartition(".")
         if prefix:
-            if last not in FAMILIES:
+            if last not in _families()[0]:
                 return None
             analysis = internals.analysis_of(ctx.api)
             node = (
@@ -100,6 +111,6 @@ def _imported_families(tree: MypyFile) -> dict[str, str]:
     for statement in tree.imports:
         if isinstance(statement, ImportFrom) and _from_jaxtyping(statement.id):
             for name, alias in statement.names:
-                if name in FAMILIES:
+                if name in _families()[0]:
                     found[alias or name] = name
     return found

@@ -61,6 +61,7 @@ _ALIASES: Final[dict[str, type[DType]]] = {
     "int": dtypes.int64,
     "long": dtypes.int64,
     "complex": dtypes.complex128,
+    "prng_key": dtypes.key,  # jax.dtypes.prng_key, as jaxtyping's Key names it
 }
 
 _BY_STRING: Final[dict[str, type[DType]]] = {
@@ -106,6 +107,8 @@ def _library_dtype(obj: object) -> type[DType] | None:
         return _from_numpy_name(name) if isinstance(name, str) else None
     if module == "torch":
         return _BY_STRING.get(str(obj).removeprefix("torch."))
+    if module.startswith("jax") and str(obj).startswith("key<"):  # key<fry>: a typed PRNG key
+        return dtypes.key
     np_dtype = getattr(obj, "_np_dtype", None)  # array_api_strict's DType
     if np_dtype is not None:
         return _library_dtype(np_dtype)

@@ -26,6 +26,10 @@ markers), ``weak`` and ``code`` (the short label of JAX's promotion table:
 such as ``bfloat16`` come from ``ml_dtypes``; a weak marker gives the default
 dtype of its kind with JAX's x64 on: int64, float64, complex128).
 
+Beyond them, ``key`` is the dtype of JAX's typed PRNG key arrays
+(``jax.random.key(0).dtype`` is ``key<fry>``): an extended dtype, outside every
+promotion lattice and without a NumPy dtype, so a subclass of ``DType`` only.
+
 Beyond the markers the specification names, the set holds the other dtypes
 that the supported libraries define: ``int1``, ``uint1``, ``float6_e2m3fn``
 and ``float6_e3m2fn`` (JAX, ml_dtypes), ``complex32`` (PyTorch, ml_dtypes) and
@@ -44,6 +48,9 @@ __all__ = [
     "ABSTRACT",
     "BY_NAME",
     "CONCRETE",
+    "EXTENDED",
+    "EXTENDED_KIND",
+    "EXTENDED_NAMES",
     "ML_DTYPES",
     "NARROW_FLOATS",
     "NARROW_INTS",
@@ -86,6 +93,7 @@ __all__ = [
     "int32",
     "int64",
     "integer",
+    "key",
     "number",
     "signedinteger",
     "uint1",
@@ -112,6 +120,8 @@ ML_DTYPES: Final = frozenset(
 )  # fmt: skip
 """The markers whose NumPy dtype comes from ml_dtypes (NumPy lacks them)."""
 _WEAK_DEFAULT: Final = {"i": "int64", "f": "float64", "c": "complex128"}
+EXTENDED_KIND: Final = "V"
+"""The ``kind`` of an extended dtype: no kind letter of NumPy's numbers (``"biufc"``)."""
 
 
 class DTypeMeta(type):
@@ -130,6 +140,8 @@ class DTypeMeta(type):
         """The NumPy dtype of a concrete or weak marker (``numpy.dtype(m)`` reads it)."""
         if cls.abstract:
             raise TypeError(f"{cls.name} is a category of dtypes and has no single NumPy dtype")
+        if cls.kind == EXTENDED_KIND:
+            raise TypeError(f"{cls.name} is an extended dtype of JAX and has no NumPy dtype")
         import numpy as np
 
         name = _WEAK_DEFAULT[cls.kind] if cls.weak else cls.name
@@ -460,6 +472,19 @@ class weak_complex(complexfloating):
     name, kind, code, weak = "weak_complex", "c", "c*", True
 
 
+# ------------------------------------------------------------------ extended
+
+
+class key(DType):
+    """A typed PRNG key array's dtype (JAX's ``key<impl>``, from ``jax.random.key``).
+
+    JAX's random functions take it (or raw ``uint32`` key data); arithmetic does
+    not: keys compare with ``==`` and ``!=`` only, and promote with nothing.
+    """
+
+    name, kind, code = "key", EXTENDED_KIND, "key"
+
+
 ABSTRACT: Final[tuple[type[DType], ...]] = (
     DType, generic, number, integer, signedinteger, unsignedinteger,
     inexact, floating, complexfloating,
@@ -481,7 +506,14 @@ CONCRETE: Final[tuple[type[DType], ...]] = (
 WEAK: Final[tuple[type[DType], ...]] = (weak_int, weak_float, weak_complex)
 """The weak markers: Python scalars and JAX's weakly typed arrays."""
 
-BY_NAME: Final[dict[str, type[DType]]] = {m.name: m for m in (*ABSTRACT, *CONCRETE, *WEAK)}
+EXTENDED: Final[tuple[type[DType], ...]] = (key,)
+"""JAX's extended dtypes: no promotion lattice and no NumPy dtype has them."""
+EXTENDED_NAMES: Final[frozenset[str]] = frozenset(m.name for m in EXTENDED)
+"""Their names (``key``)."""
+
+BY_NAME: Final[dict[str, type[DType]]] = {
+    m.name: m for m in (*ABSTRACT, *CONCRETE, *WEAK, *EXTENDED)
+}
 """Every marker by its ``name``."""
 
 # ------------------------------------------------------------------ families

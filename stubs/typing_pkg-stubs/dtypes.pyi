@@ -30,6 +30,10 @@ markers), ``weak`` and ``code`` (the short label of JAX's promotion table:
 such as ``bfloat16`` come from ``ml_dtypes``; a weak marker gives the default
 dtype of its kind with JAX's x64 on: int64, float64, complex128).
 
+Beyond them, ``key`` is the dtype of JAX's typed PRNG key arrays
+(``jax.random.key(0).dtype`` is ``key<fry>``): an extended dtype, outside every
+promotion lattice and without a NumPy dtype, so a subclass of ``DType`` only.
+
 Beyond the markers the specification names, the set holds the other dtypes
 that the supported libraries define: ``int1``, ``uint1``, ``float6_e2m3fn``
 and ``float6_e3m2fn`` (JAX, ml_dtypes), ``complex32`` (PyTorch, ml_dtypes) and
@@ -38,10 +42,12 @@ datetimes and objects are not markers.
 """
 from typing import Any, ClassVar, Final
 import numpy as np
-__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'ML_DTYPES', 'NARROW_FLOATS', 'NARROW_INTS', 'NARROW_UINTS', 'SUB_BYTE_FLOATS', 'SUB_BYTE_INTEGERS', 'WEAK', 'WEAK_NAMES', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
+__all__ = ['ABSTRACT', 'BY_NAME', 'CONCRETE', 'EXTENDED', 'EXTENDED_KIND', 'EXTENDED_NAMES', 'ML_DTYPES', 'NARROW_FLOATS', 'NARROW_INTS', 'NARROW_UINTS', 'SUB_BYTE_FLOATS', 'SUB_BYTE_INTEGERS', 'WEAK', 'WEAK_NAMES', 'DType', 'DTypeMeta', 'bcomplex32', 'bfloat16', 'bool_', 'complex32', 'complex64', 'complex128', 'complexfloating', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'float16', 'float32', 'float64', 'floating', 'generic', 'inexact', 'int1', 'int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'integer', 'key', 'number', 'signedinteger', 'uint1', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32', 'uint64', 'unsignedinteger', 'weak_complex', 'weak_float', 'weak_int']
 ML_DTYPES: Final = frozenset({'int1', 'int2', 'int4', 'uint1', 'uint2', 'uint4', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'complex32', 'bcomplex32'})
 'The markers whose NumPy dtype comes from ml_dtypes (NumPy lacks them).'
 _WEAK_DEFAULT: Final = {'i': 'int64', 'f': 'float64', 'c': 'complex128'}
+EXTENDED_KIND: Final = 'V'
+'The ``kind`` of an extended dtype: no kind letter of NumPy\'s numbers (``"biufc"``).'
 
 class DTypeMeta(type):
     """Metaclass of the markers: a readable repr and a lazy NumPy ``dtype``."""
@@ -3628,12 +3634,24 @@ class weak_complex(complexfloating):
         def __tp_pos__(self, /) -> weak_complex: ...
         def __tp_abs__(self, /) -> weak_float: ...
         def __tp_result_type__(self, /) -> weak_complex: ...
+
+class key(DType):
+    """A typed PRNG key array's dtype (JAX's ``key<impl>``, from ``jax.random.key``).
+
+    JAX's random functions take it (or raw ``uint32`` key data); arithmetic does
+    not: keys compare with ``==`` and ``!=`` only, and promote with nothing.
+    """
+    abstract: ClassVar[Literal[False]]  # type: ignore[assignment]
 ABSTRACT: Final[tuple[type[DType], ...]] = ...
 'The categories, from the root down.'
 CONCRETE: Final[tuple[type[DType], ...]] = ...
 'Every concrete marker, in the order tables list them.'
 WEAK: Final[tuple[type[DType], ...]] = ...
 "The weak markers: Python scalars and JAX's weakly typed arrays."
+EXTENDED: Final[tuple[type[DType], ...]] = ...
+"JAX's extended dtypes: no promotion lattice and no NumPy dtype has them."
+EXTENDED_NAMES: Final[frozenset[str]] = ...
+'Their names (``key``).'
 BY_NAME: Final[dict[str, type[DType]]] = ...
 'Every marker by its ``name``.'
 NARROW_INTS: Final[tuple[str, ...]] = ...

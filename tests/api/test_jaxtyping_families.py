@@ -13,7 +13,7 @@ import pytest
 
 from typing_pkg.api.jaxtyping_families import FAMILIES
 from typing_pkg.dtypelike import marker_named
-from typing_pkg.dtypes import BY_NAME, CONCRETE
+from typing_pkg.dtypes import BY_NAME, CONCRETE, EXTENDED
 
 
 def _family_dtypes() -> dict[str, frozenset[str] | None]:
@@ -41,7 +41,9 @@ def _known(families: dict[str, frozenset[str] | None]) -> frozenset[str]:
 
 def _members(marker: str, known: frozenset[str]) -> frozenset[str]:
     cls = BY_NAME[marker]
-    return frozenset(m.name for m in CONCRETE if issubclass(m, cls) and m.name in known)
+    return frozenset(
+        m.name for m in (*CONCRETE, *EXTENDED) if issubclass(m, cls) and m.name in known
+    )
 
 
 def test_every_family_of_jaxtyping_is_listed() -> None:

@@ -117,7 +117,9 @@ def test_tuples_unknown_dtypes_and_aliases() -> None:
     assert tp.result_dtype("jnp.linalg.slogdet", "complex64") == (tp.complex64, tp.float32)
     assert tp.result_dtype("linalg.svd", "float16") == (tp.float16, tp.float16, tp.float16)
     assert tp.result_dtype("jnp.frexp", "float16") == (tp.float16, tp.int32)
-    assert tp.result_dtype("random.key") is tp.DType  # a key array: unknown, never wrong
+    assert tp.result_dtype("random.key") is tp.key  # a typed key array (key<fry>)
+    assert tp.result_dtype("random.split", tp.key) is tp.key
+    assert tp.result_dtype("jnp.reshape", tp.key) is tp.DType  # not modelled: unknown
     assert resolve("jnp.mean") == resolve("mean") == "jax.numpy.mean"
     assert resolve("Array.at[].set") == "jax.Array.at.set"
     assert resolve("fft.rfft") == "jax.numpy.fft.rfft"

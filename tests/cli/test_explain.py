@@ -33,9 +33,14 @@ def test_prints_the_result_marker(
 
 
 def test_unknown_entries_print_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "explain", "random.key")
+    status, out, _ = run(capsys, "explain", "random.multivariate_normal")
     assert status == 0
-    assert out.startswith("unknown (a typed key array")
+    assert out.startswith("unknown (the promotion of dtype= with mean's and cov's dtypes")
+
+
+def test_a_key_array_is_the_key_marker(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "explain", "random.key") == (0, "key\n", "")
+    assert run(capsys, "explain", "random.split", "key") == (0, "key\n", "")
 
 
 def test_verbose_prints_the_entry(capsys: pytest.CaptureFixture[str]) -> None:

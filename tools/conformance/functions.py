@@ -60,7 +60,7 @@ from typing import Any, Final
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
 from typing_pkg.api.kinds import DTYPE_OPTIONS, Kind, Param
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, key
 from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
 from typing_pkg.rules.base import WEAK_PY_TYPES
 
@@ -460,6 +460,7 @@ RECIPES: Final[Mapping[str, Recipe]] = {
     "jax.random.f": Recipe(extra={"dfnum": 1.0, "dfden": 1.0}),
     "jax.random.beta": Recipe(extra={"a": 1.0, "b": 1.0}),
     "jax.random.PRNGKey": Recipe(extra={"seed": 0}),
+    "jax.random.key": Recipe(extra={"seed": 0}),
     "jax.random.gamma": Recipe(extra={"a": 1.0}),
     "jax.random.loggamma": Recipe(extra={"a": 1.0}),
     "jax.random.pareto": Recipe(extra={"b": 1.0}),
@@ -1010,6 +1011,8 @@ class _Observer:
 
     def _leaf(self, leaf: Any) -> tuple[str, bool]:
         dtype = str(leaf.dtype)
+        if dtype.startswith("key<"):  # key<fry>: a typed key array, of any implementation
+            dtype = key.name
         return ("bool_" if dtype == "bool" else dtype, bool(leaf.weak_type))
 
     def _leaves(self, out: Any) -> list[tuple[str, bool]]:

@@ -34,7 +34,9 @@ Ask it at run time with :func:`result_dtype`::
     typing_pkg.float64
     >>> tp.result_dtype("jnp.linalg.slogdet", "complex64")
     (typing_pkg.complex64, typing_pkg.float32)
-    >>> tp.result_dtype("random.key")  # a key array: no marker names its dtype
+    >>> tp.result_dtype("random.key")  # a typed key array (JAX's key<fry>)
+    typing_pkg.key
+    >>> tp.result_dtype("jnp.sin", "key")  # not modelled: unknown, never wrong
     typing_pkg.DType
 
 The function is named in full (``"jax.numpy.mean"``) or by a short alias:

@@ -4,11 +4,11 @@ Samplers take the ``dtype`` argument (``float`` by default, JAX's default
 float; ``randint``, ``poisson``, ``geometric`` and ``rademacher`` default to
 ``int``), checked against the kinds each sampler accepts
 (``jax/_src/random/core.py``: ``normal`` takes complex dtypes, ``uniform``
-only real ones).  The key argument's dtype does not matter.  Typed key
-arrays (``random.key``, ``wrap_key_data``) have a ``key<impl>`` dtype that no
-marker names: their entries are "unknown", never wrong; ``PRNGKey`` and
-``key_data`` give raw ``uint32`` key data, and ``split``, ``fold_in`` and
-``clone`` keep the key's own type (raw ``uint32`` stays ``uint32``).
+only real ones).  Every function's ``key`` must be a typed key array
+(``random.key``, ``wrap_key_data``: the ``key`` marker, JAX's ``key<impl>``)
+or raw ``uint32`` key data (``PRNGKey``); JAX refuses any other dtype
+(:data:`KEY_DTYPES`).  ``key_data`` gives the raw data of either, and
+``split``, ``fold_in`` and ``clone`` keep the key's own type.
 """
 
 from __future__ import annotations
@@ -19,9 +19,54 @@ from typing import Final
 from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, Sample, UnknownDtype
 from typing_pkg.api.namespace import Namespace
-from typing_pkg.dtypes import NARROW_FLOATS, SUB_BYTE_FLOATS
+from typing_pkg.dtypes import EXTENDED_KIND, NARROW_FLOATS, SUB_BYTE_FLOATS, key
+from typing_pkg.ops import SYMBOL
+from typing_pkg.rules.base import Undefined
 
-__all__ = ["NAMESPACES", "RANDOM"]
+__all__ = [
+    "KEY_DTYPES",
+    "KEY_OPERATORS",
+    "KEY_PARAMETER",
+    "KEY_REFUSAL",
+    "KEY_UNCHECKED",
+    "NAMESPACES",
+    "RANDOM",
+    "key_operator",
+]
+
+KEY_PARAMETER: Final = "key"
+"""The parameter every ``jax.random`` function that draws takes its key by."""
+KEY_UNCHECKED: Final = frozenset({"clone"})
+"""The functions taking a ``key`` of any dtype: ``clone`` copies whatever it is given."""
+KEY_DTYPES: Final = (key.name, "uint32")
+"""What JAX accepts as a key: a typed key array, or raw key data, ``uint32`` only
+("JAX encountered invalid PRNG key data: expected key_data.dtype = uint32")."""
+KEY_OPERATORS: Final[Mapping[str, str]] = {"eq": "bool_", "ne": "bool_", "pos": key.name}
+"""The operators key arrays take (binary ones with key arrays; JAX refuses any other operand)."""
+KEY_REFUSAL: Final = "does not accept key arrays"
+"""How a refusal of a key operand reads (no cast fixes it: no hint follows)."""
+
+
+def key_refusal(function: str, given: str) -> Undefined | None:
+    """Why JAX refuses ``given`` (an operand: a marker, a ``py_*`` kind) as ``function``'s key,
+    or None if it takes it."""
+    if given in KEY_DTYPES or function.rsplit(".", 1)[-1] in KEY_UNCHECKED:
+        return None
+    return Undefined(
+        f"{function.rsplit('.', 1)[-1]} needs a key array (jax.random.key) or uint32 key data "
+        f"(jax.random.PRNGKey) as its key, not {given}"
+    )
+
+
+def key_operator(op: str, left: str, right: str | None) -> str | Undefined:
+    """What ``left OP right`` (or ``OP left``) gives when an operand is a key array."""
+    if op in KEY_OPERATORS and left == (left if right is None else right) == key.name:
+        return KEY_OPERATORS[op]
+    return Undefined(
+        f"{SYMBOL[op]} {KEY_REFUSAL} (jax.random.key): keys take only == and != with keys "
+        "(and unary +); jax.random.key_data(k) gives their raw uint32 data"
+    )
+
 
 # uniform() refuses the types narrower than a byte: the samplers built on it too.
 _SUB_BYTE: Final = frozenset(SUB_BYTE_FLOATS)
@@ -31,11 +76,9 @@ _FLOAT_ANY: Final = Sample("f", accepts="f")
 _NARROW_FLOATS: Final = frozenset(NARROW_FLOATS)
 _INT: Final = Sample("i", accepts="iu")
 # Raw key data is uint32 (shape (2,) for the default threefry implementation).
+_NOT_KEY_DATA: Final = frozenset({"uint1", "uint2", "uint4", "uint8", "uint16", "uint64"})
 _KEY: Final = Keep(
-    ("key",),
-    accepts="u",
-    refuses=frozenset({"uint1", "uint2", "uint4", "uint8", "uint16", "uint64"}),
-    scalars=False,
+    ("key",), accepts="u" + EXTENDED_KIND, refuses=_NOT_KEY_DATA, scalars=False, keys=True
 )
 
 RANDOM: Final[Mapping[str, Kind]] = {
@@ -102,10 +145,10 @@ RANDOM: Final[Mapping[str, Kind]] = {
     "key_data": Fixed("uint32", specs=()),
     "split": _KEY,
     "fold_in": _KEY,
-    "clone": Keep(("key",), scalars=False),
-    "key": UnknownDtype("a typed key array (dtype key<impl>), which no marker names", pending=True),
-    "wrap_key_data": UnknownDtype(
-        "a typed key array (dtype key<impl>), which no marker names", pending=True
+    "clone": Keep(("key",), scalars=False, accepts="biufc" + EXTENDED_KIND, keys=True),
+    "key": Fixed(key.name, specs=()),
+    "wrap_key_data": Fixed(
+        key.name, specs=("key_bits_array",), accepts="u", refuses=_NOT_KEY_DATA, scalars=False
     ),
     "key_dtype": NotAnArray("returns a key dtype"),
     "key_impl": NotAnArray("returns a PRNG implementation"),

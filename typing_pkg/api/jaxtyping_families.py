@@ -11,8 +11,8 @@ the plugin reads the family written and gives ``Array[float32]``,
 A family maps to the marker whose dtypes are the family's (a concrete
 marker for a one-dtype family, an abstract one for a kind), or to ``None``
 where no marker is that set of dtypes (``Real``: integers and floats, not
-booleans or complexes; ``Shaped``: any dtype; ``Key``: PRNG keys, which no
-marker names).  ``tests/api/test_jaxtyping_families.py`` checks each
+booleans or complexes; ``Shaped``: any dtype).  ``Key`` is a typed PRNG key
+array: the ``key`` marker.  ``tests/api/test_jaxtyping_families.py`` checks each
 against jaxtyping's own ``dtypes`` lists.
 """
 
@@ -60,6 +60,6 @@ FAMILIES: Final[Mapping[str, str | None]] = {
     "Num": "number",
     "Real": None,
     "Shaped": None,
-    "Key": None,
+    "Key": "key",
 }
 """Each of jaxtyping's array families → the marker it stands for (``None``: no marker)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, EXTENDED_NAMES
 from typing_pkg.ops import BINARY, INPLACE, SYMBOL, UNARY
 from typing_pkg.stubgen.encoding import (
     OPS,
@@ -228,8 +228,8 @@ def _astype_sigs(enc: Encoding) -> list[Sig]:
     if enc.numpy:
         sigs.append(("self, dtype: type[NumpyUnknown] | np.dtype[NumpyUnknown]", "Array[Any]"))
     for name, marker in BY_NAME.items():
-        if marker.abstract:
-            continue
+        if marker.abstract or name in EXTENDED_NAMES:
+            continue  # a category, or a key (no array is cast to one)
         forms = [f'Literal["{name}"]']
         scalar = enc.numpy.get(name)
         if scalar is not None:

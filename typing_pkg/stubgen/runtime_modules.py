@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
-from typing_pkg.dtypes import ABSTRACT, BY_NAME
+from typing_pkg.dtypes import ABSTRACT, BY_NAME, EXTENDED_NAMES
 from typing_pkg.rules import DEFAULT
 from typing_pkg.stubgen.encoding import OVERLOADED, PROMOTE, SCALARS, Encoding
 from typing_pkg.stubgen.operators import (
@@ -173,7 +173,7 @@ def typing_stub(enc: Encoding) -> str:
 
 def _markers(enc: Encoding) -> list[str]:
     """Return the markers the overloads name: the rule set's, and every one ``astype`` takes."""
-    named = {*enc.types, *(n for n, m in BY_NAME.items() if not m.abstract)}
+    named = {*enc.types, *(n for n, m in BY_NAME.items() if not m.abstract)} - EXTENDED_NAMES
     return sorted(named)
 
 
@@ -206,8 +206,11 @@ def dtypes_stub(enc: Encoding, names: Names) -> str:
         else:
             flag = "    abstract: ClassVar[Literal[False]]  # type: ignore[assignment]\n"
         # For pyright only: mypy (``MYPY`` is true for it) skips them (the plugin types operators).
+        # A key array takes no operator the rules answer (``key_operator``): no methods.
         inserts[f"    {key}\n"] = (
-            flag + "    if not MYPY:\n" + _indent(rule_methods(enc, names, cls.name))
+            flag
+            if cls.name in EXTENDED_NAMES
+            else flag + "    if not MYPY:\n" + _indent(rule_methods(enc, names, cls.name))
         )
         cls.body = body
 

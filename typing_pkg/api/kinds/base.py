@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
-from typing_pkg.dtypes import BY_NAME
+from typing_pkg.dtypes import BY_NAME, EXTENDED_NAMES
 from typing_pkg.rules.base import PY_SCALARS, RuleSet, Undefined
 from typing_pkg.rules.jax import TO_INEXACT
 
@@ -164,6 +164,8 @@ class Env:
     def canon(self, t: str) -> str | Undefined:
         """Return the dtype an array asked to have ``t`` gets (x64 off: 64 → 32 bits)."""
         found = self.canonical(t)
+        if found in EXTENDED_NAMES:
+            return found  # a key array: JAX's own, whatever the promotion rules
         if found not in self.types or BY_NAME[found].weak:
             return Undefined(f"{t} is not a dtype of JAX arrays under the {self.name!r} rules")
         return found
@@ -186,6 +188,12 @@ class Env:
                 return found
             markers.append(found)
         result = markers[0]
+        extended = [t for t in markers if t in EXTENDED_NAMES]
+        if extended:
+            if len(set(markers)) == 1:
+                return result  # keys with keys (concatenate, where)
+            others = sorted(set(markers) - set(extended))
+            return Undefined(f"{extended[0]} arrays promote with no other dtype ({others[0]})")
         for other in markers[1:]:
             key = (result, other)
             joined = self._joins.get(key)
@@ -335,6 +343,9 @@ class Kind(ABC):
     """Parameters the implementation adds a Python scalar to (its kind: ``py_int``), which
     must promote with it: ``take`` wraps negative indices, so strict promotion refuses
     boolean ones."""
+    keys: bool = field(default=False, kw_only=True)
+    """Whether the kind models typed key arrays (``jax.random.split``); a key given to any
+    other function is "unknown": ``jnp.reshape`` takes one, ``jnp.sin`` refuses it."""
     params: tuple[Param, ...] = field(init=False)
     """The array parameters, in JAX's positional order (those of a composite kind gathered
     from its parts): parsed once, when the kind is made, from ``_params``."""
@@ -402,6 +413,8 @@ class Kind(ABC):
             names = self.scalars or tuple(p.name for p in self.params if not p.ignored)
             if any(t in PY_SCALARS for t in call.operands(names)):
                 return Undefined(f"{short(call.function)} needs arrays of at least one dimension")
+        if not self.keys and not EXTENDED_NAMES.isdisjoint(self.operands(call)):
+            return Unknown(f"{short(call.function)} of a key array is not modelled")
         if self.refuses or self.unknown_for:
             for t in self.operands(call):
                 found = env.canonical(env.rules.marker(t))
