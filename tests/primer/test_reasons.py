@@ -154,6 +154,11 @@ def run_kw(w: jax.Array):
     return lax.scan(kw_body, init=w, xs=w)
 
 
+def from_library(cfg: not_an_installed_library.Config):
+    lf = jnp.zeros(3) * cfg.scale  # site lf: untyped-library
+    return lf
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -184,7 +189,7 @@ TYPES = {
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
-    "kb": UNKNOWN,
+    "kb": UNKNOWN, "lf": UNKNOWN,
 }  # fmt: skip
 
 
@@ -252,6 +257,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
         "parameter x of exported (transformed; the project applies it nowhere in view)"
     )  # jitted, never called: an input, not a gap
     assert by_name["kb"].detail == "parameter w of run_kw: jax.Array"  # scan(init=w)
+    assert str(by_name["lf"]) == "untyped-library: not_an_installed_library.Config.scale"
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
@@ -263,7 +269,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld", "ex", "kb",
+        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf",
     }  # fmt: skip
 
 

@@ -656,7 +656,39 @@ class _Classifier:
             return None  # jnp.finfo(x).tiny
         if base is not None and base.key not in ("pytree", "unexplained"):
             return base
+        if base is None:
+            owner = self._owner_of_field(module, node)
+            if owner is not None:
+                return owner
         return Cause("pytree", f"a field: {ast.unparse(node)[:60]}")
+
+    def _owner_of_field(self, module: _Module, node: ast.Attribute) -> Cause | None:
+        """Why a field of a value that is no array has no dtype, by what its root name is:
+        an unannotated parameter (``config.max_len``: an input), or a value of a library's
+        type (``FLAGS.n``: the library's).  None for the project's own classes."""
+        root: ast.expr = node
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id == "self":
+            return None
+        text = self.name_type(module, root) or self.declared_type(module, root)
+        written = ast.unparse(node)[:60]
+        if text is None or text == "Any":
+            scope = _scope_of(root, module.parents)
+            arguments = getattr(scope, "args", None)
+            if isinstance(arguments, ast.arguments) and any(
+                a.arg == root.id and a.annotation is None
+                for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            ):
+                return Cause("input", f"{written}, a field of parameter {root.id}")
+            return None
+        name = text.split("[", 1)[0].strip()
+        top = name.split(".")[0]
+        if self._class_named(module, name) is not None or top not in self.project.typed:
+            return None
+        if self.project.typed[top]:
+            return Cause("annotation", f"{written}, declared by {name}")
+        return Cause("untyped-library", f"{written}, of {name}")
 
     def _attribute_sites(self, module: _Module, node: ast.Attribute) -> tuple[bool, Cause | None]:
         """``self.w``: the sites of the class that bind it, or its declaration in the class
@@ -706,8 +738,10 @@ class _Classifier:
             key = (owner.rel, -id(cls), attr)
             return self.guarded(key, lambda: self._field(owner, cls, attr))
         top = name.split(".")[0]
-        if top in self.project.typed or top in ("jax", "numpy"):
+        if self.project.typed.get(top, False) or top in ("jax", "numpy"):
             return Cause("annotation", f"declared by {name}.{attr}")
+        if top in self.project.typed:
+            return Cause("untyped-library", f"{name}.{attr}")
         return None
 
     def _class_named(self, module: _Module, name: str) -> tuple[_Module, ast.ClassDef] | None:
