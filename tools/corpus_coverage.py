@@ -298,7 +298,9 @@ def trace_program(program: str, files: Sequence[str], out: str) -> int:
 def _markers() -> frozenset[str]:
     from typing_pkg import dtypes  # not at the top: the tracer's subprocess need not import it
 
-    return frozenset(marker.__name__ for marker in (*dtypes.CONCRETE, *dtypes.WEAK))
+    return frozenset(
+        marker.__name__ for marker in (*dtypes.CONCRETE, *dtypes.WEAK, *dtypes.EXTENDED)
+    )
 
 
 ALIASES = {"numpy.bool": "bool_", "numpy.bool_": "bool_", "jax.numpy.bool_": "bool_"}
@@ -367,7 +369,7 @@ def static_dtype(type_text: str) -> str | None:
 
 def runtime_marker(dtype: str) -> str | None:
     """The marker of a runtime dtype name (``bool`` is ``bool_``), None if there is none."""
-    name = "bool_" if dtype == "bool" else dtype
+    name = "bool_" if dtype == "bool" else "key" if dtype.startswith("key<") else dtype
     return name if name in _markers() else None
 
 

@@ -127,6 +127,7 @@ def test_bug_program_marks_exactly_one_line(path: Path) -> None:
         ("Array[floating]", None),  # a category is not a dtype
         ("tuple[Array[int32], Array[float32]]", None),  # two dtypes
         ("Unknown", None),
+        ("typing_pkg.typing.Array[typing_pkg.dtypes.key]", "key"),  # a typed PRNG key
     ],
 )
 def test_static_dtype_recognises_one_dtype_marker(text: str, expected: str | None) -> None:
@@ -144,6 +145,7 @@ def test_verdict_treats_weak_runtime_values_as_their_dtype_or_weak_marker() -> N
     assert verdict("bool_", [("bool", False)]) == "correct"
     assert verdict("float32", [strong, ("int32", False)]) == "wrong"  # polymorphic
     assert verdict("bfloat16", [strong]) == "wrong"
+    assert verdict("key", [("key<fry>", False)]) == "correct"  # any implementation's key
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=ids(PROGRAMS))
@@ -394,7 +396,7 @@ TINY_RUNTIME = {
     ("b.py", 7, "self.w"): ["bfloat16"],
     ("b.py", 12, "h"): ["bfloat16"],  # seen once, as a tracer under jit
     ("b.py", 18, "m.w"): ["bfloat16"],
-    ("b.py", 19, "key"): ["key<fry>"],  # a typed PRNG key: no marker
+    ("b.py", 19, "key"): ["key<fry>"],  # a typed PRNG key: the key marker
 }
 # k (an int), m (a Model), bad (never called) and z (never executed) are not there.
 
@@ -434,7 +436,7 @@ def test_script_measures_a_tiny_corpus(tmp_path: Path) -> None:
     assert {site for site, row in rows.items() if row["polymorphic"]} == {
         ("a.py", 10, "y"), ("a.py", 30, "v")
     }  # fmt: skip
-    assert {site for site, row in rows.items() if row["unmarked"]} == {("b.py", 19, "key")}
+    assert {site for site, row in rows.items() if row["unmarked"]} == set()
     for entry in report["files"].values():
         assert entry["status"] == 0
 
@@ -458,11 +460,11 @@ def test_script_measures_a_tiny_corpus(tmp_path: Path) -> None:
             "correct": 2 + extra_a, "wrong": 2, "new_errors": 1, "bugs": 1, "caught": 1,
         }  # fmt: skip
         assert b["figures"][checker] == {
-            "arrays": 3, "polymorphic": 0, "unmarked": 1, "concrete": extra_b,
+            "arrays": 4, "polymorphic": 0, "unmarked": 0, "concrete": extra_b,
             "correct": extra_b, "wrong": 0, "new_errors": 0, "bugs": 0, "caught": 0,
         }  # fmt: skip
         assert report["totals"][checker] == {
-            "arrays": 14, "polymorphic": 2, "unmarked": 1, "concrete": 4 + extra,
+            "arrays": 15, "polymorphic": 2, "unmarked": 0, "concrete": 4 + extra,
             "correct": 2 + extra, "wrong": 2, "new_errors": 1, "bugs": 1, "caught": 1,
         }  # fmt: skip
         # The one new error: float8_e4m3fn * float16, which the plugin and the stubs reject.
