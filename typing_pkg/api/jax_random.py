@@ -32,6 +32,7 @@ __all__ = [
     "NAMESPACES",
     "RANDOM",
     "key_operator",
+    "key_refusal",
 ]
 
 KEY_PARAMETER: Final = "key"
