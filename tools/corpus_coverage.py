@@ -369,7 +369,12 @@ def static_dtype(type_text: str) -> str | None:
 
 def runtime_marker(dtype: str) -> str | None:
     """The marker of a runtime dtype name (``bool`` is ``bool_``), None if there is none."""
-    name = "bool_" if dtype == "bool" else "key" if dtype.startswith("key<") else dtype
+    from typing_pkg.dtypelike import marker_named
+    from typing_pkg.dtypes import EXTENDED
+
+    extended = marker_named(dtype)  # key<fry>: the key marker
+    name = "bool_" if dtype == "bool" else dtype
+    name = extended.name if extended in EXTENDED else name
     return name if name in _markers() else None
 
 

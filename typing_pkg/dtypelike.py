@@ -26,7 +26,7 @@ import difflib
 from typing import Any, Final, cast
 
 from typing_pkg import dtypes
-from typing_pkg.dtypes import BY_NAME, CONCRETE, WEAK, DType, DTypeMeta
+from typing_pkg.dtypes import BY_NAME, CONCRETE, EXTENDED, WEAK, DType, DTypeMeta
 
 __all__ = ["ACCEPTED_FORMS", "marker_named", "to_marker"]
 
@@ -72,16 +72,20 @@ _BY_STRING: Final[dict[str, type[DType]]] = {
 
 
 def marker_named(name: str) -> type[DType] | None:
-    """The marker a name alone gives (a marker's name or code, an alias); None for another.
+    """The marker a name alone gives (a marker's name or code, an alias, JAX's ``key<fry>``);
+    None for another.
 
     Imports no library, unlike ``to_marker``, which asks NumPy about the strings it
     does not know (``"<i8"``, and ``"e"``, NumPy's code of float16).
     """
-    return _BY_STRING.get(name)
+    found = _BY_STRING.get(name)
+    if found is None and name.startswith("key<") and name.endswith(">"):
+        return dtypes.key  # a typed PRNG key of any implementation (fry, rbg, …)
+    return found
 
 
 def _from_string(text: str) -> type[DType] | None:
-    found = _BY_STRING.get(text)
+    found = marker_named(text)
     if found is not None:
         return found
     try:
@@ -107,8 +111,10 @@ def _library_dtype(obj: object) -> type[DType] | None:
         return _from_numpy_name(name) if isinstance(name, str) else None
     if module == "torch":
         return _BY_STRING.get(str(obj).removeprefix("torch."))
-    if module.startswith("jax") and str(obj).startswith("key<"):  # key<fry>: a typed PRNG key
-        return dtypes.key
+    if module.startswith("jax"):  # JAX's extended dtypes: key<fry>
+        found = marker_named(str(obj))
+        if found in EXTENDED:
+            return found
     np_dtype = getattr(obj, "_np_dtype", None)  # array_api_strict's DType
     if np_dtype is not None:
         return _library_dtype(np_dtype)

@@ -12,17 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import jax
 import pytest
 
+from typing_pkg import Array
 from typing_pkg.api import result_dtype
 from typing_pkg.api.jax_random import KEY_OPERATORS, key_operator, key_refusal
+from typing_pkg.dtypelike import marker_named, to_marker
 from typing_pkg.dtypes import key, uint32
 from typing_pkg.ops import BINARY, UNARY
 from typing_pkg.rules import get_rules
 from typing_pkg.rules.base import Undefined
 
-jax = pytest.importorskip("jax")
-jnp = jax.numpy
+jnp = jax.numpy  # the test extras install JAX: a missing JAX fails here, never skips
 
 # Each function taking a key, called with what else it needs.
 DRAWS: dict[str, Callable[[Any], Any]] = {
@@ -39,6 +41,9 @@ DRAWS: dict[str, Callable[[Any], Any]] = {
     "fold_in": lambda k: jax.random.fold_in(k, 1),
     "clone": jax.random.clone,
 }
+ARRAY: Any = Array  # Array[m] of a marker variable, for isinstance (checkers refuse the form)
+KEY_MARKERS = (key, uint32)
+"""A typed key's marker and raw key data's."""
 KEY_DTYPES_TRIED = sorted(t for t in get_rules("jax").types if not t.startswith("weak_"))
 
 
@@ -46,7 +51,7 @@ def _key_of(dtype: str) -> Any:
     """A key of ``dtype``: a typed key, or key data of that dtype (shape (2,), as threefry's)."""
     if dtype == key.name:
         return jax.random.key(0)
-    return jax.ShapeDtypeStruct((2,), jnp.dtype(dtype))
+    return jax.ShapeDtypeStruct((2,), jnp.dtype(dtype))  # type: ignore[no-untyped-call]
 
 
 def _jax_takes(draw: Callable[[Any], Any], dtype: str) -> bool:
@@ -72,7 +77,7 @@ def test_the_keys_each_function_takes_are_jax_s(function: str) -> None:
 def test_split_fold_in_and_clone_keep_a_typed_key_and_key_data_reads_it() -> None:
     typed = jax.random.key(0)
     for name in ("split", "fold_in", "clone"):
-        assert str(DRAWS.get(name, jax.random.clone)(typed).dtype).startswith("key<")
+        assert marker_named(str(DRAWS[name](typed).dtype)) is key
         assert result_dtype(f"random.{name}", key) is key
     assert str(jax.random.key_data(typed).dtype) == "uint32"
     assert result_dtype("random.key_data") is uint32
@@ -119,3 +124,13 @@ def test_the_operators_keys_take_are_jax_s(op: str) -> None:
             found = key_operator(op, *names)
             assert (None if isinstance(found, Undefined) else found) == expected, names
     assert set(KEY_OPERATORS) <= {*BINARY, *UNARY}
+
+
+def test_every_implementation_s_key_dtype_reads_as_the_key_marker() -> None:
+    for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+        typed = jax.random.key(0, impl=impl)
+        assert to_marker(typed.dtype) is key
+        assert marker_named(str(typed.dtype)) is key
+        assert {m.name for m in KEY_MARKERS if isinstance(typed, ARRAY[m])} == {key.name}
+    assert marker_named("key") is key
+    assert marker_named("key<") is None

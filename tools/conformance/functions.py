@@ -60,7 +60,8 @@ from typing import Any, Final
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
 from typing_pkg.api.kinds import DTYPE_OPTIONS, Kind, Param
-from typing_pkg.dtypes import BY_NAME, key
+from typing_pkg.dtypelike import marker_named
+from typing_pkg.dtypes import BY_NAME, EXTENDED
 from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
 from typing_pkg.rules.base import WEAK_PY_TYPES
 
@@ -1011,8 +1012,9 @@ class _Observer:
 
     def _leaf(self, leaf: Any) -> tuple[str, bool]:
         dtype = str(leaf.dtype)
-        if dtype.startswith("key<"):  # key<fry>: a typed key array, of any implementation
-            dtype = key.name
+        extended = marker_named(dtype)  # key<fry>: a typed key array, of any implementation
+        if extended in EXTENDED:
+            dtype = extended.name
         return ("bool_" if dtype == "bool" else dtype, bool(leaf.weak_type))
 
     def _leaves(self, out: Any) -> list[tuple[str, bool]]:

@@ -18,6 +18,7 @@ from typing import Final
 
 from typing_pkg.api.jax_config import JAX_RULES
 from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, Sample, UnknownDtype
+from typing_pkg.api.kinds.base import short
 from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import EXTENDED_KIND, NARROW_FLOATS, SUB_BYTE_FLOATS, key
 from typing_pkg.ops import SYMBOL
@@ -51,10 +52,10 @@ KEY_REFUSAL: Final = "does not accept key arrays"
 def key_refusal(function: str, given: str) -> Undefined | None:
     """Why JAX refuses ``given`` (an operand: a marker, a ``py_*`` kind) as ``function``'s key,
     or None if it takes it."""
-    if given in KEY_DTYPES or function.rsplit(".", 1)[-1] in KEY_UNCHECKED:
+    if given in KEY_DTYPES or short(function) in KEY_UNCHECKED:
         return None
     return Undefined(
-        f"{function.rsplit('.', 1)[-1]} needs a key array (jax.random.key) or uint32 key data "
+        f"{short(function)} needs a key array (jax.random.key) or uint32 key data "
         f"(jax.random.PRNGKey) as its key, not {given}"
     )
 
