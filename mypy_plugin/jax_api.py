@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Final
 
 from mypy.nodes import (
@@ -89,7 +90,7 @@ from mypy_plugin.types import (
     is_inferred,
     is_wide,
     items,
-    literal_bool,
+    literal_option,
 )
 
 if TYPE_CHECKING:
@@ -422,7 +423,7 @@ def bind(kind: Kind, full: str, actuals: Actuals, receiver: Type | None) -> Call
             if isinstance(requested, str):
                 options[option] = requested
         else:
-            value = literal_bool(typ)
+            value = literal_option(typ)
             if value is None:
                 if isinstance(get_proper_type(typ), NoneType):
                     continue
@@ -589,6 +590,13 @@ def result_type(
     distinct = set(outcomes)
     only = distinct.pop() if len(distinct) == 1 else None
     if isinstance(proper, UnionType):
+        fits = [
+            item
+            for item in proper.items
+            if isinstance(p := get_proper_type(item), TupleType) and len(p.items) == len(result)
+        ]
+        if len(fits) == 1:  # ``scipy.linalg.qr(a)``: the member of the outputs the table gives
+            return result_type(env_array, fits[0], result)
         # ``svd`` without a literal ``compute_uv``: ``Array | SVDResult``; the tuple member
         # gets one dtype per output
         members = [
@@ -654,7 +662,8 @@ def _evaluate(
     if variants is None:
         found, error = _evaluate_one(hooks, full, kind, actuals, receiver, declared, context)
         if error is not None:
-            error_undefined_call(actuals.api, context, hooks.api.rules, full, error)
+            with _past_overload_matching(actuals.api, context):
+                error_undefined_call(actuals.api, context, hooks.api.rules, full, error)
         return found
     results: list[Type] = []
     errors: list[str] = []
@@ -667,9 +676,22 @@ def _evaluate(
         else:
             return None  # mypy's own type for a member: keep it for the whole call
     if not results:
-        error_undefined_call(actuals.api, context, hooks.api.rules, full, errors[0])
+        with _past_overload_matching(actuals.api, context):
+            error_undefined_call(actuals.api, context, hooks.api.rules, full, errors[0])
         return _unknown(hooks, declared, actuals.api, context)
     return make_simplified_union(results)
+
+
+def _past_overload_matching(
+    api: CheckerPluginInterface, context: Context
+) -> AbstractContextManager[None]:
+    """Report past the filter mypy matches an overload under (``jsl.hessenberg``'s
+    ``calc_q`` overloads): a dtype error there would make the item not match, and mypy
+    would say "No overload variant" instead of the dtype error."""
+    callee = context.callee if isinstance(context, CallExpr) else None
+    if isinstance(callee, RefExpr) and isinstance(callee.node, OverloadedFuncDef):
+        return internals.past_innermost_filter(api, saving=False)
+    return nullcontext()
 
 
 _MAX_VARIANTS: Final = 16

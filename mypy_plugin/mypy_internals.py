@@ -501,14 +501,15 @@ def withdraw_last(api: CheckerPluginInterface, context: Context, code: ErrorCode
 
 
 @contextmanager
-def past_innermost_filter(api: CheckerPluginInterface) -> Iterator[None]:
+def past_innermost_filter(api: CheckerPluginInterface, *, saving: bool = True) -> Iterator[None]:
     """Report past the innermost filter of errors, when it is a plain one that saves what
     it filters (mypy's ``check_op_reversible`` tries ``a.__add__(b)`` and then
-    ``b.__radd__(a)`` under such filters and drops both when an operand is ``Any``)."""
+    ``b.__radd__(a)`` under such filters and drops both when an operand is ``Any``), or
+    any plain one (``saving=False``: the filter an overload item is matched under)."""
     checker = _checker(api)
     watchers = [] if checker is None else checker.msg.errors._watchers
     top = watchers[-1] if watchers else None
-    if top is None or type(top) is not ErrorWatcher or top._filtered is None:
+    if top is None or type(top) is not ErrorWatcher or (saving and top._filtered is None):
         yield
         return
     watchers.pop()

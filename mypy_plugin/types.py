@@ -67,6 +67,7 @@ __all__ = [
     "is_wide",
     "items",
     "literal_bool",
+    "literal_option",
     "marker_of",
     "marker_type",
     "mentions",
@@ -115,6 +116,18 @@ def literal_bool(typ: Type) -> bool | None:
     if isinstance(proper, Instance) and proper.last_known_value is not None:
         value = proper.last_known_value.value
         return value if isinstance(value, bool) else None
+    return None
+
+
+def literal_option(typ: Type) -> bool | str | None:
+    """The value of a ``bool`` or ``str`` literal type (``compute_uv=False``, ``mode="r"``),
+    else None."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType) and isinstance(proper.value, bool | str):
+        return proper.value
+    if isinstance(proper, Instance) and proper.last_known_value is not None:
+        value = proper.last_known_value.value
+        return value if isinstance(value, bool | str) else None
     return None
 
 

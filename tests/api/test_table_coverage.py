@@ -38,6 +38,7 @@ NAMESPACES: Mapping[str, str] = {
     "jax.scipy.special.": "jax.scipy.special",
     "jax.scipy.stats.": "jax.scipy.stats",
     "jax.scipy.linalg.": "jax.scipy.linalg",
+    "jax.experimental.pallas.": "jax.experimental.pallas",
     **{
         ns.prefix: ns.prefix.removesuffix(".")
         for ns in namespaces()

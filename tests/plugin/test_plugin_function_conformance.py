@@ -99,16 +99,6 @@ PLUGIN_EXCEPTIONS: Final[tuple[CheckerException, ...]] = (
     ),
     CheckerException(
         reason=(
-            "without a literal compute_uv JAX's overloads declare Array | SVDResult: the "
-            "plugin types the SVDResult member per output, the Array member (compute_uv="
-            "False, which the table does not model) unknown, so [i] of a complex input "
-            "is a union"
-        ),
-        functions=frozenset({"jax.numpy.linalg.svd"}),
-        applies=lambda cell: "complex" in cell.left,
-    ),
-    CheckerException(
-        reason=(
             "JAX declares stop_gradient(x: T) -> T, and of a Python scalar it returns a "
             "Python float (TypedFloat) when run eagerly, a weakly typed array under a trace "
             "(as recorded): the plugin keeps JAX's declaration"

@@ -309,6 +309,8 @@ def _output(outcome: Result, cell: Cell) -> Result:
     index = _index(cell.op)
     if not isinstance(outcome, tuple):
         return outcome
+    if index is None and len(outcome) == 1:
+        return outcome[0]  # a tuple of one array (qr(a, mode="r")): its leaf is recorded
     if index is not None and index < len(outcome):
         return outcome[index]
     refused = [item for item in outcome if isinstance(item, Undefined)]
@@ -491,7 +493,8 @@ def classify(rules: str, env: Env, kind: Kind, cell: Cell, said: Said) -> tuple[
             return "missed", f"no dtype refusal ({said})"
         return "not expressed", f"no dtype refusal ({said})"
 
-    if "[" not in cell.op and isinstance(kind.result(call_of(kind, cell), env), tuple):
+    outcome = kind.result(call_of(kind, cell), env)
+    if "[" not in cell.op and isinstance(outcome, tuple) and len(outcome) > 1:
         # JAX failed before returning its several outputs, each of which the table types
         if cell.error_kind == "dtype":
             return refusal()

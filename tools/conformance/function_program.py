@@ -63,7 +63,7 @@ from tools.conformance.functions import (
 )
 from tools.conformance.truthfile import Cell
 from typing_pkg.api import table
-from typing_pkg.api.kinds import Kind
+from typing_pkg.api.kinds import Kind, flags
 from typing_pkg.rules import PY_SCALARS
 
 __all__ = ["Program", "call_source", "program"]
@@ -98,6 +98,7 @@ _SPELLINGS: Final = (
     ("jax.scipy.special.", "jax.scipy.special."),
     ("jax.scipy.stats.", "jax.scipy.stats."),
     ("jax.scipy.linalg.", "jax.scipy.linalg."),
+    ("jax.experimental.pallas.", "pl."),
 )
 
 
@@ -276,6 +277,10 @@ def _attribute(name: str) -> _Custom:
     return call
 
 
+def _in_kernel(values: _Values, extra: dict[str, str], opts: dict[str, str]) -> str:
+    return "pl.program_id(0)"  # called in a kernel when recorded: its type is the call's
+
+
 def _choose(values: _Values, extra: dict[str, str], opts: dict[str, str]) -> str:
     choices = _render(next(v for k, v in values.items() if k != "self"))
     return f'{extra["self"]}.choose({choices}, mode="clip")'
@@ -300,6 +305,7 @@ _CUSTOM: Final[Mapping[str, _Custom]] = {
     "jax.Array.choose": _choose,
     "jax.Array.reshape": _reshape,
     "jax.Array.view": _view,
+    "jax.experimental.pallas.program_id": _in_kernel,
     **{f"jax.Array.at.{m}": _at(m) for m in ("set", "add", "subtract", "mul", "multiply")},
     **{f"jax.Array.at.{m}": _at(m) for m in ("divide", "power", "min", "max", "get", "apply")},
 }
@@ -323,6 +329,9 @@ def call_source(kind: Kind, cell: Cell, names: _Names | None = None) -> str:
     }
     extra = {k: _literal(names, v) for k, v in recipe.extra.items() if k not in values}
     opts = _options(names, cell)
+    for flag, values_of_flag in flags(kind).items():
+        # every flag given (its default too): JAX's overloads require some (hessenberg's calc_q)
+        opts.setdefault(flag, repr(values_of_flag[0]))
     custom = _CUSTOM.get(name)
     if custom is not None:
         return custom(values, extra, opts) + _index(cell.op)
@@ -421,6 +430,7 @@ def program(
         "import jax.scipy.stats",
         "import jax.scipy.linalg",
         "from jax import lax",
+        "from jax.experimental import pallas as pl",
         *(
             ["from typing import reveal_type", "from jax import Array"]
             if stubs

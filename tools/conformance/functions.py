@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import itertools
 import os
 import re
 import time
@@ -59,7 +60,7 @@ from typing import Any, Final
 
 from typing_pkg.api import RULES_OF_CONFIG, table
 from typing_pkg.api.jax_lax import SHAPE_OPERATIONS
-from typing_pkg.api.kinds import DTYPE_OPTIONS, Kind, Param
+from typing_pkg.api.kinds import DTYPE_OPTIONS, Kind, Param, flags
 from typing_pkg.dtypelike import marker_named
 from typing_pkg.dtypes import BY_NAME, EXTENDED
 from typing_pkg.rules.base import PY_TYPES as SCALAR_PY_TYPES
@@ -221,6 +222,26 @@ def _where(fn: Any, *arrays: Any, condition: Any = None) -> Any:
 _SIZE: Final = Recipe(extra={"size": 2})
 _SIZE_1D: Final = Recipe(shape=(4,), extra={"size": 2})
 _SQUARE: Final = Recipe(shape=(2, 2))
+
+
+def _in_kernel(fn: Any, *arrays: Any, **options: Any) -> Any:
+    """Call a Pallas primitive inside a kernel (interpreted) on grid axis 0, and return an
+    array of the dtype and weak type it gave there (a kernel's values cannot leave it)."""
+    import importlib
+
+    jax: Any = importlib.import_module("jax")
+    convert: Any = importlib.import_module("jax._src.lax.lax")._convert_element_type
+    pallas: Any = importlib.import_module("jax.experimental.pallas")
+
+    seen: list[Any] = []
+
+    def kernel(out: Any) -> None:
+        seen.append(jax.typeof(fn(0, *arrays, **options)))
+        out[...] = jax.numpy.zeros(out.shape, out.dtype)
+
+    shape = jax.ShapeDtypeStruct((1,), "float32")
+    pallas.pallas_call(kernel, out_shape=shape, grid=(1,), interpret=True)()
+    return convert(0, seen[0].dtype, weak_type=seen[0].weak_type)
 
 
 def _at(method: str) -> Callable[..., Any]:
@@ -443,6 +464,8 @@ RECIPES: Final[Mapping[str, Recipe]] = {
     "jax.Array.at.get": Recipe(call=_at("get")),
     "jax.Array.at.apply": Recipe(call=lambda f, x: x.at[0].apply(lambda v: v)),
     # jax.random
+    # jax.experimental.pallas: inside a kernel
+    "jax.experimental.pallas.program_id": Recipe(call=_in_kernel),
     "jax.random.randint": Recipe(extra={"shape": (2,), "minval": 0, "maxval": 3}),
     "jax.random.choice": Recipe(extra={"key": "@key"}),
     "jax.random.permutation": Recipe(extra={"key": "@key"}),
@@ -450,7 +473,9 @@ RECIPES: Final[Mapping[str, Recipe]] = {
     "jax.random.orthogonal": Recipe(extra={"n": 2}),
     "jax.random.ball": Recipe(extra={"d": 2}),
     "jax.random.generalized_normal": Recipe(extra={"p": 2.0}),
-    "jax.random.multivariate_normal": Recipe(extra={"mean": "@floats1", "cov": "@floats"}),
+    "jax.random.multivariate_normal": Recipe(
+        extra={"key": "@key"}, shapes={"mean": (2,), "cov": (2, 2)}
+    ),
     "jax.random.binomial": Recipe(extra={"n": 3.0, "p": 0.5}),
     "jax.random.multinomial": Recipe(extra={"n": 3.0, "p": "@floats1"}),
     "jax.random.dirichlet": Recipe(extra={"alpha": "@floats1"}),
@@ -687,7 +712,9 @@ _BY_NAME: Final[Mapping[str, Any]] = {
 def _cases(kind: Kind, arrays: Sequence[str], scalars: Sequence[str]) -> list[dict[str, Any]]:
     """Return the array-argument combinations observed for one function."""
     if kind.branches():
-        return [case for branch in kind.branches() for case in _cases(branch, arrays, scalars)]
+        found = [case for branch in kind.branches() for case in _cases(branch, arrays, scalars)]
+        unique = {tuple(case.items()): case for case in found}  # a flag's cases share them
+        return list(unique.values())
     params = [p for p in kind.params if not p.constant and not p.ignored and p.default is None]
     if not params:
         return [{}]
@@ -790,6 +817,22 @@ def _option_cases(kind: Kind) -> list[dict[str, str]]:
             found.append({option: t})
             found.append({option: f"'{t}'"})
         found.extend({option: py} for py in PY_TYPES)
+    return found
+
+
+def _flag_cases(kind: Kind) -> list[dict[str, str]]:
+    """Every combination of the flags' values other than all the defaults (``compute_uv=False``;
+    ``mode='r' pivoting=True``), as the options of a call."""
+    values = flags(kind)
+    found: list[dict[str, str]] = []
+    for combination in itertools.product(*values.values()):
+        options = {
+            flag: repr(value)
+            for (flag, listed), value in zip(values.items(), combination, strict=True)
+            if value != listed[0]
+        }
+        if options:
+            found.append(options)
     return found
 
 
@@ -941,6 +984,7 @@ class _Observer:
                 calls += [(case, {required[0]: "float32"}) for case in cases]
         if "promote_integers" in kind.options:
             calls += [(case, {"promote_integers": "False"}) for case in cases]
+        calls += [(case, flags) for flags in _flag_cases(kind) for case in cases]
         calls += [({**case, **recipe.fixed}, {}) for case in required_cases]
         prepared: list[tuple[Any, Callable[[Any], Any]]] = []
         failed: dict[int, BaseException] = {}

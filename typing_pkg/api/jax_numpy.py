@@ -21,6 +21,7 @@ from typing_pkg.api.kinds import (
     Create,
     Fill,
     Fixed,
+    Flag,
     InexactApart,
     Join,
     Keep,
@@ -592,9 +593,24 @@ LINALG: Final[Mapping[str, Kind]] = {
     "eigvals": ToComplex(("a",), scalars=False, refuses=_NO_FLOAT),
     "eigh": Outputs((_LINALG_REAL, _LINALG_INEXACT)),
     "eigvalsh": _LINALG_REAL,
-    "svd": Outputs((_LINALG_INEXACT, _LINALG_REAL, _LINALG_INEXACT)),
+    "svd": Flag(
+        "compute_uv",
+        True,
+        ((True, Outputs((_LINALG_INEXACT, _LINALG_REAL, _LINALG_INEXACT))), (False, _LINALG_REAL)),
+    ),
     "svdvals": ToReal(("x",), inexact=True, accepts="f", scalars=False),
-    "qr": Outputs((_LINALG_INEXACT, _LINALG_INEXACT)),
+    # mode="raw" gives (h, tau), both of the inexact dtype, as "reduced" and "complete" do
+    "qr": Flag(
+        "mode",
+        "reduced",
+        (
+            *(
+                (m, Outputs((_LINALG_INEXACT, _LINALG_INEXACT)))
+                for m in ("reduced", "complete", "raw")
+            ),
+            ("r", _LINALG_INEXACT),
+        ),
+    ),
     "solve": ToInexact(("a", "b"), scalars=False),
     "lstsq": Outputs(
         (

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from typing_pkg.api.jax_config import JAX_RULES
-from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, Sample, UnknownDtype
+from typing_pkg.api.kinds import Fixed, Keep, Kind, NotAnArray, RequestJoined, Sample
 from typing_pkg.api.kinds.base import short
 from typing_pkg.api.namespace import Namespace
 from typing_pkg.dtypes import EXTENDED_KIND, NARROW_FLOATS, SUB_BYTE_FLOATS, key
@@ -119,8 +119,15 @@ RANDOM: Final[Mapping[str, Kind]] = {
         ),
         _FLOAT_ANY,
     ),
-    "multivariate_normal": UnknownDtype(
-        "the promotion of dtype= with mean's and cov's dtypes (not modelled)", pending=True
+    # mean + einsum(cholesky(cov), normal(key, shape, dtype)); dtype defaults to mean's
+    "multivariate_normal": RequestJoined(
+        ("~key", "mean", "cov"),
+        strong=True,
+        accepts="f",
+        dtype="dtype",
+        dtype_accepts="f",
+        scalars=False,
+        refuses=_SUB_BYTE,
     ),
     "normal": Sample("f", accepts="fc", refuses=_SUB_BYTE),
     "orthogonal": Sample("f", accepts="fc", refuses=_SUB_BYTE),

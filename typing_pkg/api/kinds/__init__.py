@@ -68,7 +68,15 @@ from typing_pkg.api.kinds.base import (
     Unknown,
     UnknownOperand,
 )
-from typing_pkg.api.kinds.composite import Choose, NotAnArray, Outputs, Sample, UnknownDtype
+from typing_pkg.api.kinds.composite import (
+    Choose,
+    Flag,
+    NotAnArray,
+    Outputs,
+    Sample,
+    UnknownDtype,
+    flags,
+)
 from typing_pkg.api.kinds.joins import (
     Angle,
     Convolution,
@@ -77,6 +85,7 @@ from typing_pkg.api.kinds.joins import (
     Operator,
     Predicate,
     RealiseFirst,
+    RequestJoined,
     ToComplex,
     ToInexact,
     ToNumeric,
@@ -96,6 +105,7 @@ __all__ = [
     "Env",
     "Fill",
     "Fixed",
+    "Flag",
     "InexactApart",
     "Join",
     "Keep",
@@ -114,6 +124,7 @@ __all__ = [
     "Predicate",
     "RealiseFirst",
     "Reduce",
+    "RequestJoined",
     "Result",
     "Sample",
     "ToComplex",
@@ -123,12 +134,13 @@ __all__ = [
     "Unknown",
     "UnknownDtype",
     "UnknownOperand",
+    "flags",
 ]
 
 KINDS: Final[tuple[type[Kind], ...]] = (
-    Operator, Join, ToInexact, InexactApart, RealiseFirst, Convolution, ToNumeric, ToComplex,
-    ToReal, Angle, Predicate, Fixed, Keep,
-    Reduce, Create, Fill, Like, Cast, LaxSame, LaxDot, Sample, Outputs, Choose, UnknownDtype,
+    Operator, Join, ToInexact, InexactApart, RealiseFirst, Convolution, RequestJoined,
+    ToNumeric, ToComplex, ToReal, Angle, Predicate, Fixed, Keep,
+    Reduce, Create, Fill, Like, Cast, LaxSame, LaxDot, Sample, Outputs, Choose, Flag, UnknownDtype,
     NotAnArray,
 )  # fmt: skip
 """Every rule kind, in documentation order."""

@@ -1,4 +1,5 @@
-"""Kinds built of others or of none: samples, several outputs, a choice, unknown, not an array."""
+"""Kinds built of others or of none: samples, several outputs, a choice, a flag, unknown, not
+an array."""
 
 from __future__ import annotations
 
@@ -142,6 +143,71 @@ class Choose(Kind):
     def describe(self) -> str:
         """Both kinds."""
         return f"{self.param} given: {self.given.describe()}; else {self.absent.describe()}"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Flag(Kind):
+    """One kind per value of a flag argument: ``svd``'s ``compute_uv`` (a tuple of three
+    arrays, or the singular values alone), ``qr``'s ``mode``, ``eigh``'s ``eigvals_only``.
+
+    A call gives the flag as a literal (``compute_uv=False``) or not at all (the
+    default); a value no case lists is "unknown".
+    """
+
+    kind: ClassVar[str] = "flag"
+    summary: ClassVar[str] = "one kind per value of a flag argument (a literal bool or string)"
+    flag: str = ""
+    default: bool | str = False
+    cases: tuple[tuple[bool | str, Kind], ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.default not in dict(self.cases):
+            raise ValueError(f"flag {self.flag}: no case for its default {self.default!r}")
+
+    def _params(self) -> tuple[Param, ...]:
+        """The union of the cases' parameters, in order of first appearance."""
+        return tuple(dict.fromkeys(p for _, kind in self.cases for p in kind.params))
+
+    def branches(self) -> tuple[Kind, ...]:
+        """The cases' kinds."""
+        return tuple(kind for _, kind in self.cases)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The flag, then the cases' options."""
+        seen: dict[str, None] = {self.flag: None}
+        for _, kind in self.cases:
+            seen.update(dict.fromkeys(kind.options))
+        return tuple(seen)
+
+    def values(self) -> tuple[bool | str, ...]:
+        """The flag's values the cases list, the default first."""
+        return (self.default, *(v for v, _ in self.cases if v != self.default))
+
+    def compute(self, call: Call, env: Env) -> Result:
+        """Apply the case of the flag's value."""
+        value = call.options.get(self.flag, self.default)
+        for listed, kind in self.cases:
+            if listed == value and type(listed) is type(value):
+                return kind.result(call, env)
+        return Unknown(f"{short(call.function)} with {self.flag}={value!r} is not modelled")
+
+    def describe(self) -> str:
+        """Each value's kind."""
+        return "; ".join(f"{self.flag}={v!r}: {kind.describe()}" for v, kind in self.cases)
+
+
+def flags(kind: Kind) -> dict[str, tuple[bool | str, ...]]:
+    """The flags of ``kind`` and its branches, each with the values its cases list, the
+    default first (``qr``: ``mode`` and ``pivoting``)."""
+    found: dict[str, tuple[bool | str, ...]] = {}
+    if isinstance(kind, Flag):
+        found[kind.flag] = kind.values()
+    for branch in kind.branches():
+        for flag, values in flags(branch).items():
+            found.setdefault(flag, values)
+    return found
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -264,6 +264,17 @@ class Convolution(ToInexact):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
+class RequestJoined(ToInexact):
+    """The join made inexact, promoted with the ``dtype`` option's dtype when one is given
+    (``random.multivariate_normal`` adds ``mean`` to samples drawn in ``dtype``)."""
+
+    def _requested(self, requested: str, joined: str, call: Call, env: Env) -> Outcome:
+        """The request promoted with the converted join (a weak one stays weak: a Python
+        float ``mean`` takes the request's dtype; a complex one makes it complex)."""
+        return env.join([env.canonical(self.convert(joined, env)), requested])
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class ToNumeric(Join):
     """The join made numeric (``promote_args_numeric``): bool → int32."""
 

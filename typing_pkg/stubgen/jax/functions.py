@@ -105,6 +105,10 @@ def overloads_for(
     dtype_option = next((o for o in options if o in DTYPE_OPTIONS), None)
     required = {o for o in options if is_required(fn, o)}
     absent = {o: "None" for o in options if o in DTYPE_OPTIONS}
+    pinned = _pinned_flags(kind, fn)
+    if pinned is None:
+        return []
+    absent.update(pinned)
     absent.update(dict.fromkeys(omitted, "None"))
     if len(operands) > 1:
         if required & absent.keys():
@@ -147,6 +151,37 @@ def overloads_for(
         out += dtype_overloads(function, operand, dtype_option, fn, oracle, module, checked)
         out[:0] = unknown_dtype_overload(function, operand, dtype_option, fn, module, checked)
     return out
+
+
+def _literals(annotation: ast.expr | None) -> tuple[object, ...] | None:
+    """The values of a ``Literal[...]`` annotation, None for any other."""
+    if not isinstance(annotation, ast.Subscript) or not name_of(annotation.value).endswith(
+        "Literal"
+    ):
+        return None
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+    if not all(isinstance(item, ast.Constant) for item in items):
+        return None
+    return tuple(item.value for item in items if isinstance(item, ast.Constant))
+
+
+def _pinned_flags(kind: Kind, fn: ast.FunctionDef) -> dict[str, str] | None:
+    """The table's answers assume each flag's default (``svd``'s ``compute_uv=True``): the
+    flags JAX's declaration ``fn`` leaves open are pinned to it (``Literal[True]``); None when
+    ``fn`` is JAX's overload for other values of a flag (the stubs keep it as it is)."""
+    from typing_pkg.api.kinds import flags
+
+    pinned: dict[str, str] = {}
+    for flag, values in flags(kind).items():
+        arg = find_arg(fn, flag)
+        if arg is None:
+            continue
+        literals = _literals(arg.annotation)
+        if literals is not None and values[0] not in literals:
+            return None
+        if literals is None or len(literals) > 1:
+            pinned[flag] = f"_Literal[{values[0]!r}]"
+    return pinned
 
 
 @cache

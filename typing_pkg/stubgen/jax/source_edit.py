@@ -151,6 +151,13 @@ def signature_of(
     if fn.returns is not None and isinstance(fn.returns, ast.Subscript):
         # ``list[Array]`` (``split``), ``tuple[Array, Array]`` (``frexp``): each array is one
         out.returns = _Replace("Array", out.returns).visit(copy.deepcopy(fn.returns))
+    elif (
+        returns.endswith("[_Any]")
+        and isinstance(fn.returns, ast.Name | ast.Attribute)
+        and not name_of(fn.returns).endswith("Array")
+        and ast.unparse(fn.returns) not in module.type_variables
+    ):  # an unknown dtype where JAX returns a named tuple (``QRResult``): JAX's return
+        out.returns = copy.deepcopy(fn.returns)
     return out
 
 
