@@ -159,6 +159,16 @@ def from_library(cfg: not_an_installed_library.Config):
     return lf
 
 
+class Cell(NamedTuple):
+    c: jax.Array
+
+
+def grow(x):
+    cell = Cell(jnp.zeros(2))._replace(c=x)  # site cell
+    cc = cell.c  # site cc: annotation
+    return cc
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -189,7 +199,7 @@ TYPES = {
     "state": "pkg.model.State", "sw": UNKNOWN, "o": UNKNOWN, "v": UNKNOWN,
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
-    "kb": UNKNOWN, "lf": UNKNOWN,
+    "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
 }  # fmt: skip
 
 
@@ -261,6 +271,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["sw"].detail == (
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
+    assert by_name["cc"].detail == "field Cell.c: jax.Array"  # _replace(c=x) leaves it open
 
 
 def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
@@ -269,7 +280,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf",
+        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc",
     }  # fmt: skip
 
 

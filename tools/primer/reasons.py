@@ -273,6 +273,19 @@ class _Project:
                     self.references.setdefault(name, []).append((module, node))
 
 
+_CONTAINER_BASES: Final = frozenset(
+    {"NamedTuple", "Module", "PyTreeNode", "Generic", "Protocol", "ABC", "object", "Enum"}
+)
+"""Bases that give a class no fields of their own (a field not found is the class's)."""
+_ITSELF: Final = Cause("pytree", "the field being built")
+"""``field``'s answer for a field read in one of its own constructions."""
+
+
+def _field_key(cls: ast.ClassDef, attr: str) -> int:
+    """A field's key among ``_Classifier.building`` (apart from the functions' ids)."""
+    return -abs(hash((id(cls), attr))) - 1
+
+
 def _called_name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
         return func.id
@@ -286,13 +299,16 @@ class _Classifier:
         self.project = project
         self.assumed: frozenset[int] = frozenset()
         """The functions whose parameters are taken as known (a call of known arguments)."""
+        self.building: set[int] = set()
+        """The fields whose constructions are being read (``built_field``): a value read from
+        the field itself (``state.replace(w=state.w + 1)``) is as the others make it."""
 
     # -- sites and names ----------------------------------------------------------------------
 
     def guarded(self, what: tuple[str, int, str], find: Callable[[], Cause | None]) -> Cause | None:
         """``find()`` once per key and assumption; None on a cycle (a loop, a recursive
         function: the other paths decide) or past :data:`_DEPTH`."""
-        key = (*what, self.assumed)
+        key = (*what, self.assumed | frozenset(self.building))
         if key in self.project.memo:
             return self.project.memo[key]
         if key in self.project.active or len(self.project.active) > _DEPTH:
@@ -562,18 +578,29 @@ class _Classifier:
     def declared_field(
         self, owner: _Module, cls: ast.ClassDef, attr: str, annotation: ast.expr
     ) -> Cause:
-        """A field declared without one dtype: an annotation, or a gap where every ``Cls(…)``
-        of the program gives it a known dtype."""
+        """A field declared without one dtype: a gap where every way the program sets it
+        gives it a known dtype; else the reason of the first value that does not (a gap
+        class only if that value is in one), or the annotation where none is read."""
         label = f"field {cls.name}.{attr}: {ast.unparse(annotation)}"
         built = self.built_field(owner, cls, attr)
         if built is None:
             return Cause("annotation", label)
+        if isinstance(built, Cause):
+            if not is_gap(built.key):
+                return Cause("annotation", label)
+            return Cause(built.key, f"{label}, set from {built.detail}"[:160])
         return Cause("pytree", f"{label}, built with a known dtype in {built.rel}")
 
-    def built_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> _Module | None:
-        """The module of a ``Cls(…)`` call giving field ``attr`` a known dtype where every such
-        call does (a dataclass, NamedTuple or equinox Module without its own ``__init__``);
-        None where none does, or one gives a value of unknown dtype."""
+    def built_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> _Module | Cause | None:
+        """The module of a ``Cls(…)`` call giving field ``attr`` a known dtype where every way
+        the program sets it does (a dataclass, NamedTuple or equinox Module without its own
+        ``__init__``); the cause of the first value of unknown dtype where one is; None where
+        no value is read.
+
+        The ways: ``Cls(…)`` and the constructions of its subclasses, ``cls(…)`` in their
+        class methods, and every ``.replace(attr=…)``/``._replace(attr=…)`` (of any class: the
+        receiver's type is not read), a ``**kwargs`` or ``*args`` construction leaving it open.
+        """
         if any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
             return None
         fields = [
@@ -584,17 +611,101 @@ class _Classifier:
             and "ClassVar" not in ast.unparse(s.annotation)
         ]
         position = fields.index(attr) if attr in fields else None
+        family = self._subclasses(owner, cls)
+        itself = _field_key(cls, attr)
+        self.building.add(itself)
+        try:
+            return self._built(family, position, attr)
+        finally:
+            self.building.discard(itself)
+
+    def _built(
+        self, family: list[tuple[_Module, ast.ClassDef]], position: int | None, attr: str
+    ) -> _Module | Cause | None:
         known: _Module | None = None
-        for caller, call in self.project.calls.get(cls.name, []):
-            if not self._refers_to(caller, call.func, owner, cls):
-                continue
-            argument = _argument(call, position, attr, shift=0)
+        for caller, call, positional in self._constructions(family):
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                return None  # Cls(*args) or Cls(**fields): not read
+            argument = _argument(call, position if positional else None, attr, shift=0)
             if argument is None or not _maybe_array(caller, argument, self):
                 continue
-            if self.expr(caller, argument) is not None:
-                return None  # one construction leaves it open: the declaration decides
+            cause = self.expr(caller, argument)
+            if cause is not None:
+                return cause  # one construction leaves it open
             known = known or caller
         return known
+
+    def _subclasses(self, owner: _Module, cls: ast.ClassDef) -> list[tuple[_Module, ast.ClassDef]]:
+        """``cls`` and the project's classes deriving from it, however deep."""
+        family = [(owner, cls)]
+        names = {cls.name}
+        grew = True
+        while grew:
+            grew = False
+            for defs in self.project.classes.values():
+                for module, other in defs:
+                    if other.name in names or other in (c for _, c in family):
+                        continue
+                    if any(
+                        self._refers_to(module, base, parent_module, parent)
+                        for base in other.bases
+                        for parent_module, parent in family
+                        if _called_name(base) == parent.name
+                    ):
+                        family.append((module, other))
+                        names.add(other.name)
+                        grew = True
+        return family
+
+    def _constructions(
+        self, family: list[tuple[_Module, ast.ClassDef]]
+    ) -> list[tuple[_Module, ast.Call, bool]]:
+        """The calls that build a member of ``family`` or replace a field: (module, call,
+        whether its positional arguments are the fields)."""
+        found: list[tuple[_Module, ast.Call, bool]] = []
+        classes = [c for _, c in family]
+        for owner, cls in family:
+            for caller, call in self.project.calls.get(cls.name, []):
+                if self._refers_to(caller, call.func, owner, cls):
+                    found.append((caller, call, True))
+        for caller, call in self.project.calls.get("cls", []):
+            if (
+                isinstance(call.func, ast.Name)
+                and _enclosing_class(call, caller.parents) in classes
+            ):
+                found.append((caller, call, True))
+        members = {f"{module.name}.{cls.name}" for module, cls in family}
+        for name in ("replace", "_replace"):
+            for caller, call in self.project.calls.get(name, []):
+                receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+                if isinstance(call.func, ast.Name) and call.args:
+                    receiver = call.args[0]  # dataclasses.replace(x, …) imported bare
+                of = self._class_of(caller, receiver)
+                if of is None or of in members:
+                    found.append((caller, call, False))
+        return found
+
+    def _class_of(self, module: _Module, node: ast.expr | None) -> str | None:
+        """The full name of the class of ``node``'s value where the revealed types or its
+        annotation say it (``module.State``), else None."""
+        if not isinstance(node, ast.Name):
+            return None
+        revealed = self.name_type(module, node)
+        if revealed is not None and re.fullmatch(r"[\w.]+", revealed) and "." in revealed:
+            return revealed
+        declared = self.declared_type(module, node)
+        if declared is None or not re.fullmatch(r"[\w.]+", declared):
+            return None
+        head, _, rest = declared.partition(".")
+        if head in module.imports:
+            return f"{module.imports[head]}.{rest}" if rest else module.imports[head]
+        if not rest and any(
+            isinstance(s, ast.ClassDef) and s.name == declared for s in module.tree.body
+        ):
+            return f"{module.name}.{declared}"
+        return None
 
     # -- expressions ---------------------------------------------------------------------------
 
@@ -649,6 +760,8 @@ class _Classifier:
                 return self.expr(module, node.value)  # x.T, x.real
             if text is not None and "Any" not in text:
                 declared = self.field(module, text, node.attr)
+                if declared is _ITSELF:
+                    return None  # the field being built, read in one of its constructions
                 if declared is not None:
                     return declared
         base = self.expr(module, node.value)
@@ -735,6 +848,8 @@ class _Classifier:
         found = self._class_named(module, name)
         if found is not None:
             owner, cls = found
+            if _field_key(cls, attr) in self.building:
+                return _ITSELF
             key = (owner.rel, -id(cls), attr)
             return self.guarded(key, lambda: self._field(owner, cls, attr))
         top = name.split(".")[0]
@@ -771,7 +886,42 @@ class _Classifier:
                 and stmt.target.id == attr
             ):
                 return self.declared_field(owner, cls, attr, stmt.annotation)
-        return self.bound_field(owner, cls, attr)
+        if self._binds(owner, cls, attr):
+            return self.bound_field(owner, cls, attr)
+        return self._inherited(owner, cls, attr)
+
+    def _binds(self, owner: _Module, cls: ast.ClassDef, attr: str) -> bool:
+        """Whether a method of ``cls`` binds ``self.attr``."""
+        return any(
+            bound == f"self.{attr}" and _enclosing_class(scope, owner.parents) is cls
+            for scope, bound in owner.bindings
+        )
+
+    def _base_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
+        """A base class's field (``_field``, once per class and field)."""
+        return self.guarded((owner.rel, -id(cls), attr), lambda: self._field(owner, cls, attr))
+
+    def _inherited(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
+        """A field ``cls`` does not declare: its base's (``System(mjx.Model)``), the project's
+        own followed, a library's blamed on the library (not the containers' bases:
+        ``NamedTuple``, ``eqx.Module``, ``struct.PyTreeNode``…); None where none is found."""
+        for base in cls.bases:
+            name = ast.unparse(base).split("[", 1)[0]
+            if name.rsplit(".", 1)[-1] in _CONTAINER_BASES:
+                continue
+            found = self._class_named(owner, name)
+            if found is not None:
+                cause = None if found[1] is cls else self._base_field(*found, attr)
+                if cause is not None:
+                    return cause
+                continue
+            head, _, rest = name.partition(".")
+            full = owner.imports.get(head, head) + (f".{rest}" if rest else "")
+            top = full.split(".")[0]
+            if top in self.project.typed:
+                key = "annotation" if self.project.typed[top] else "untyped-library"
+                return Cause(key, f"{cls.name}.{attr}, inherited from {full}")
+        return None
 
     def subscript(self, module: _Module, node: ast.Subscript) -> Cause | None:
         base = node.value
@@ -784,7 +934,18 @@ class _Classifier:
             return None
         if cause is None and self._array_call(module, base):
             return None  # jnp.arange(n, dtype=i32)[:, None]: an array's items, of its dtype
+        if cause is None and self._itself(module, base):
+            return None  # an item of the field being built: as the other constructions make it
         return cause if cause is not None else Cause("pytree", f"an item: {ast.unparse(node)[:60]}")
+
+    def _itself(self, module: _Module, node: ast.expr) -> bool:
+        """Whether ``node`` reads the field whose constructions are being read."""
+        if not self.building or not isinstance(node, ast.Attribute):
+            return False
+        if not isinstance(node.value, ast.Name):
+            return False
+        text = self.name_type(module, node.value) or self.declared_type(module, node.value)
+        return text is not None and self.field(module, text, node.attr) is _ITSELF
 
     def _array_call(self, module: _Module, node: ast.expr) -> bool:
         """Whether ``node`` calls a function of JAX's table (whose results are arrays)."""
