@@ -36,7 +36,7 @@ lines = 12
 
 MODEL = """\
 from functools import partial
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import jax
 import jax.numpy as jnp
@@ -163,6 +163,22 @@ class Cell(NamedTuple):
     c: jax.Array
 
 
+class Holder(NamedTuple):
+    v: jax.Array
+
+
+def outer(h: Optional[Holder]):
+    if h is None:
+        return None
+
+    @jax.vmap
+    def inner(hh):
+        hv = hh.v * 2  # site hv: annotation
+        return hv
+
+    return inner(h)
+
+
 def grow(x):
     cell = Cell(jnp.zeros(2))._replace(c=x)  # site cell
     cc = cell.c  # site cc: annotation
@@ -200,6 +216,7 @@ TYPES = {
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
     "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
+    "hv": UNKNOWN,
 }  # fmt: skip
 
 
@@ -272,6 +289,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
         "field State.w: jax.Array, built with a known dtype in pkg/model.py"
     )
     assert by_name["cc"].detail == "field Cell.c: jax.Array"  # _replace(c=x) leaves it open
+    assert by_name["hv"].detail == "field Holder.v: jax.Array"  # the class inner(h) passes
 
 
 def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
@@ -280,7 +298,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc",
+        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv",
     }  # fmt: skip
 
 

@@ -764,6 +764,12 @@ class _Classifier:
                     return None  # the field being built, read in one of its constructions
                 if declared is not None:
                     return declared
+            if text is None:
+                passed = self._passed_class(module, node.value)
+                if passed is not None:
+                    declared = self.field(*passed, node.attr)
+                    if declared is not None and declared is not _ITSELF:
+                        return declared
         base = self.expr(module, node.value)
         if base is None and isinstance(node.value, ast.Call):
             return None  # jnp.finfo(x).tiny
@@ -774,6 +780,35 @@ class _Classifier:
             if owner is not None:
                 return owner
         return Cause("pytree", f"a field: {ast.unparse(node)[:60]}")
+
+    def _passed_class(self, module: _Module, node: ast.Name) -> tuple[_Module, str] | None:
+        """The class every call passes for the unannotated parameter ``node`` names, where
+        the callers' names say one (``translate(contact)``, ``contact: Optional[Contact]``):
+        a field read from it is that class's, whatever the call fixes."""
+        function = _scope_of(node, module.parents)
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        if node.id not in _parameters(function) or module.bindings.get((function, node.id)):
+            return None
+        calls = [
+            (m, c)
+            for m, c in self.project.calls.get(function.name, [])
+            if self._refers_to(m, c.func, module, function)
+        ]
+        position = _position(function, node.id)
+        found: set[tuple[str, str]] = set()
+        first: tuple[_Module, str] | None = None
+        for caller, call in calls:
+            argument = _argument(call, position, node.id, shift=0)
+            if not isinstance(argument, ast.Name):
+                return None
+            text = self.name_type(caller, argument) or self.declared_type(caller, argument)
+            if text is None or _array_type(text):
+                return None
+            text = re.sub(r"^(Optional\[(.*)\]|(.*) \| None)$", r"\2\3", text)
+            found.add((caller.name, text))
+            first = first or (caller, text)
+        return first if len(found) == 1 else None
 
     def _owner_of_field(self, module: _Module, node: ast.Attribute) -> Cause | None:
         """Why a field of a value that is no array has no dtype, by what its root name is:
