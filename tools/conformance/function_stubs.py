@@ -51,6 +51,7 @@ from tools.conformance.function_compare import (
 from tools.conformance.function_program import Program, program
 from tools.conformance.truthfile import Cell, read_truth
 from typing_pkg.api import table
+from typing_pkg.api.kinds import flags
 from typing_pkg.dtypes import BY_NAME
 from typing_pkg.rules import Undefined, get_rules
 from typing_pkg.stubgen import jax as jaxstubs
@@ -304,6 +305,11 @@ REASONS: Final[Mapping[str, str]] = {
         "a Python scalar whose result differs from a narrower kind's (int from bool): a "
         "checker takes a bool for an int, so an overload for int would take the bool too"
     ),
+    "flag value": (
+        "a flag given another value than its default (svd(a, compute_uv=False), qr(a, "
+        "mode='r')): the stubs type the default's outputs and leave JAX's own overload for "
+        "the others"
+    ),
     "other": "none of the above: a gap to look at",
 }
 """Why the stubs leave a cell at ``Array[Any]``: each key of :func:`reason`, and why."""
@@ -335,6 +341,10 @@ def reason(rules: str, cell: Cell) -> str:
         return f"function: {how}"
     if _refused(rules, cell):
         return "refusal"
+    defaults = {flag: repr(values[0]) for flag, values in flags(table()[name]).items()}
+    given = dict(item.partition("=")[::2] for item in cell.right.split())
+    if any(given.get(flag, default) != default for flag, default in defaults.items()):
+        return "flag value"
     if "[" in cell.op:
         return "outputs"
     arrays = operands(cell)
