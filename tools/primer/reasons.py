@@ -273,6 +273,9 @@ class _Project:
                     self.references.setdefault(name, []).append((module, node))
 
 
+_FOLLOWED_GAPS: Final = frozenset({"call-site", "other-module", "transformed", "api-gap"})
+"""The gap classes a field set from a value of unknown dtype takes from that value: a function
+the plugin could follow; not a container's item or field the classifier itself cannot follow."""
 _CONTAINER_BASES: Final = frozenset(
     {"NamedTuple", "Module", "PyTreeNode", "Generic", "Protocol", "ABC", "object", "Enum"}
 )
@@ -579,15 +582,15 @@ class _Classifier:
         self, owner: _Module, cls: ast.ClassDef, attr: str, annotation: ast.expr
     ) -> Cause:
         """A field declared without one dtype: a gap where every way the program sets it
-        gives it a known dtype; else the reason of the first value that does not (a gap
-        class only if that value is in one), or the annotation where none is read."""
+        gives it a known dtype; where one does not, the reason of that value if it is a
+        function the plugin could follow (``_FOLLOWED_GAPS``), else the annotation."""
         label = f"field {cls.name}.{attr}: {ast.unparse(annotation)}"
         built = self.built_field(owner, cls, attr)
         if built is None:
             return Cause("annotation", label)
         if isinstance(built, Cause):
-            if not is_gap(built.key):
-                return Cause("annotation", label)
+            if built.key not in _FOLLOWED_GAPS:
+                return Cause("annotation", label)  # the declaration decides
             return Cause(built.key, f"{label}, set from {built.detail}"[:160])
         return Cause("pytree", f"{label}, built with a known dtype in {built.rel}")
 
