@@ -179,6 +179,20 @@ def outer(h: Optional[Holder]):
     return inner(h)
 
 
+class Acc(NamedTuple):
+    a: jax.Array
+
+
+def bump(v):
+    return v + 1
+
+
+def accumulate():
+    acc = Acc(jnp.zeros(2))._replace(a=bump(jnp.zeros(2)))  # site acc
+    ac = acc.a  # site ac: call-site
+    return ac
+
+
 def grow(x):
     cell = Cell(jnp.zeros(2))._replace(c=x)  # site cell
     cc = cell.c  # site cc: annotation
@@ -216,7 +230,7 @@ TYPES = {
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
     "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
-    "hv": UNKNOWN,
+    "hv": UNKNOWN, "acc": "pkg.model.Acc", "ac": UNKNOWN,
 }  # fmt: skip
 
 
@@ -290,6 +304,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     )
     assert by_name["cc"].detail == "field Cell.c: jax.Array"  # _replace(c=x) leaves it open
     assert by_name["hv"].detail == "field Holder.v: jax.Array"  # the class inner(h) passes
+    assert by_name["ac"].detail.startswith("field Acc.a: jax.Array, set from ")  # bump(known)
 
 
 def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
@@ -298,7 +313,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv",
+        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv", "ac",
     }  # fmt: skip
 
 
