@@ -110,18 +110,13 @@ class Operand:
 
 def literal_bool(typ: Type) -> bool | None:
     """The value of a ``bool`` literal type (``Literal[True]``, a known ``True``), else None."""
-    proper = get_proper_type(typ)
-    if isinstance(proper, LiteralType) and isinstance(proper.value, bool):
-        return proper.value
-    if isinstance(proper, Instance) and proper.last_known_value is not None:
-        value = proper.last_known_value.value
-        return value if isinstance(value, bool) else None
-    return None
+    value = literal_option(typ)
+    return value if isinstance(value, bool) else None
 
 
 def literal_option(typ: Type) -> bool | str | None:
-    """The value of a ``bool`` or ``str`` literal type (``compute_uv=False``, ``mode="r"``),
-    else None."""
+    """The value of a ``bool`` or ``str`` literal type (``compute_uv=False``, ``mode="r"``,
+    a known ``True``), else None."""
     proper = get_proper_type(typ)
     if isinstance(proper, LiteralType) and isinstance(proper.value, bool | str):
         return proper.value

@@ -44,6 +44,7 @@ from tools.conformance.function_compare import (
     CheckerException,
     Said,
     Verdict,
+    call_of,
     expected,
     judge,
     operands,
@@ -341,9 +342,9 @@ def reason(rules: str, cell: Cell) -> str:
         return f"function: {how}"
     if _refused(rules, cell):
         return "refusal"
-    defaults = {flag: repr(values[0]) for flag, values in flags(table()[name]).items()}
-    given = dict(item.partition("=")[::2] for item in cell.right.split())
-    if any(given.get(flag, default) != default for flag, default in defaults.items()):
+    kind = table()[name]
+    given = call_of(kind, cell).options
+    if any(given.get(flag, values[0]) != values[0] for flag, values in flags(kind).items()):
         return "flag value"
     if "[" in cell.op:
         return "outputs"

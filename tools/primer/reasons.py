@@ -547,11 +547,7 @@ class _Classifier:
         cls = module.parents.get(function)
         if function.name == "__init__" and isinstance(cls, ast.ClassDef):
             target = cls  # Cls(…) calls its __init__
-        calls = [
-            (m, c)
-            for m, c in self.project.calls.get(target.name, [])
-            if self._refers_to(m, c.func, module, target)
-        ]
+        calls = self._calls_of(module, target)
         position = _position(function, name)
         first: Cause | None = None
         for caller, call in calls:
@@ -566,6 +562,16 @@ class _Classifier:
                 return caller, None, True
             first = first or cause
         return None, first, True
+
+    def _calls_of(
+        self, module: _Module, target: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    ) -> list[tuple[_Module, ast.Call]]:
+        """The project's calls that may be of ``target`` (defined in ``module``)."""
+        return [
+            (m, c)
+            for m, c in self.project.calls.get(target.name, [])
+            if self._refers_to(m, c.func, module, target)
+        ]
 
     def bound_field(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
         """An attribute the class's methods bind (``self.w = …``): the first cause of those
@@ -670,9 +676,7 @@ class _Classifier:
         found: list[tuple[_Module, ast.Call, bool]] = []
         classes = [c for _, c in family]
         for owner, cls in family:
-            for caller, call in self.project.calls.get(cls.name, []):
-                if self._refers_to(caller, call.func, owner, cls):
-                    found.append((caller, call, True))
+            found += [(caller, call, True) for caller, call in self._calls_of(owner, cls)]
         for caller, call in self.project.calls.get("cls", []):
             if (
                 isinstance(call.func, ast.Name)
@@ -793,11 +797,7 @@ class _Classifier:
             return None
         if node.id not in _parameters(function) or module.bindings.get((function, node.id)):
             return None
-        calls = [
-            (m, c)
-            for m, c in self.project.calls.get(function.name, [])
-            if self._refers_to(m, c.func, module, function)
-        ]
+        calls = self._calls_of(module, function)
         position = _position(function, node.id)
         found: set[tuple[str, str]] = set()
         first: tuple[_Module, str] | None = None
