@@ -10,14 +10,14 @@ plugins use (``mypy.subtypes``, ``mypy.typeops``, ``mypy.maptype``,
 anything else of mypy or reaches for one of the private names used here.
 
 What follows reaches into mypy's type checker (``mypy.checker``,
-``mypy.checkexpr``), its error collector (``mypy.errors``), its semantic
-analyser (``mypy.semanal``, ``mypy.typeanal``, ``mypy.mro``) and a bundled
-plugin's hook (``mypy.plugins.functools``).  Each function says why the
-plugin needs it.  A mypy upgrade that moves any of them breaks this module
-alone.  Every function is checked on the oldest and the newest mypy the
-project supports (``pyproject.toml``: 1.19.1 and 2.4.1 when written): CI's
-main job runs the whole suite on the newest and its second job the plugin's
-tests on the oldest.
+``mypy.checkexpr``, its binder ``mypy.binder`` and ``mypy.literals``), its
+error collector (``mypy.errors``), its semantic analyser (``mypy.semanal``,
+``mypy.typeanal``, ``mypy.mro``) and a bundled plugin's hook
+(``mypy.plugins.functools``).  Each function says why the plugin needs it.
+A mypy upgrade that moves any of them breaks this module alone.  Every
+function is checked on the oldest and the newest mypy the project supports
+(``pyproject.toml``: 1.19.1 and 2.4.1 when written): CI's main job runs the
+whole suite on the newest and its second job the plugin's tests on the oldest.
 
 Outside the checker (``api`` not mypy's ``TypeChecker``: no other class
 implements ``CheckerPluginInterface`` in any supported mypy), each function
@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Final, TypeAlias
 
+from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
 from mypy.checkexpr import has_uninhabited_component as _has_uninhabited_component
 from mypy.errorcodes import ErrorCode
@@ -40,6 +41,7 @@ from mypy.errors import (
     IterationDependentErrors,
     IterationErrorWatcher,
 )
+from mypy.literals import literal_hash
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     ARG_POS,
@@ -206,6 +208,47 @@ def narrow(api: CheckerPluginInterface, expr: Expression, typ: Type) -> None:
     checker = _checker(api)
     if checker is not None:
         checker.binder.put(expr, typ)
+
+
+Frames: TypeAlias = tuple[object, ...]
+"""Frames of mypy's binder, held by identity (``narrow_where_unbound``)."""
+
+
+def narrow_where_unbound(api: CheckerPluginInterface, expr: Expression, typ: Type) -> Frames:
+    """Narrow a name bound for the first time inside a block (an ``if``'s branch, a loop's
+    body) to ``typ`` in the enclosing frames as well, where it is not bound at all.
+
+    mypy's binder merges a block's frames into the enclosing one when the block ends; a
+    name one path leaves unbound (``if w: key = …`` without an ``else``) falls back to its
+    declared type there, which the rebinding design declares without dtypes.  The path
+    that does not bind the name cannot read it, so the value any binding gives it is as
+    good as another there: after the block the name has the type the block's bindings
+    give it.  Returns the frames filled (for ``renarrow_unbound``); none outside a
+    block, where the name is bound already, or outside the checker."""
+    checker = _checker(api)
+    key = literal_hash(expr)
+    if checker is None or key is None:
+        return ()
+    outer = tuple(checker.binder.frames[1:-1])  # [0]: the binder's base; [-1]: the block's
+    if not outer or any(key in frame.types for frame in outer):
+        return ()
+    for frame in outer:
+        frame.types[key] = CurrentType(typ, True)
+    return outer
+
+
+def renarrow_unbound(
+    api: CheckerPluginInterface, expr: Expression, typ: Type, frames: Frames
+) -> None:
+    """Give the frames ``narrow_where_unbound`` filled the type of a later binding of the
+    same name (the last binding checked is the one the block leaves)."""
+    checker = _checker(api)
+    key = literal_hash(expr)
+    if checker is None or key is None:
+        return
+    for frame in checker.binder.frames:
+        if any(frame is filled for filled in frames) and key in frame.types:
+            frame.types[key] = CurrentType(typ, True)
 
 
 def has_uninhabited_component(typ: Type | None) -> bool:

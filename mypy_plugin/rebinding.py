@@ -92,6 +92,9 @@ class Rebinding:
         self.facts = facts
         self._narrowed = narrowed
         self._inferred_array = inferred_array
+        self._unbound: dict[int, internals.Frames] = {}
+        """Variables (``Var`` ids) first bound inside a block: the enclosing frames their
+        bindings narrow too (``_define_one``)."""
 
     def rebinding(
         self,
@@ -146,16 +149,22 @@ class Rebinding:
             return proper.copy_modified(args=[erased])
         return result
 
-    @staticmethod
     def _define_one(
-        api: CheckerPluginInterface, name: NameExpr | None, value: Type, as_any: bool = False
+        self,
+        api: CheckerPluginInterface,
+        name: NameExpr | None,
+        value: Type,
+        as_any: bool = False,
     ) -> Type:
         """The first binding of a rebound variable: declared without dtypes, narrowed to them.
 
         The variable's declared (inferred) type becomes the value's with its
         dtypes unknown, and the binder narrows it to the value's own type, as
         if the variable had been annotated ``jax.Array``: every later
-        assignment is accepted and narrows it precisely.
+        assignment is accepted and narrows it precisely.  A first binding inside
+        a block narrows the enclosing frames too, and each later binding again
+        (``narrow_where_unbound``): after ``if w: key = …; key, sub = split(key)``
+        ``key`` keeps its dtype.
         """
         if name is None or not isinstance(name.node, Var):
             return value
@@ -164,7 +173,12 @@ class Rebinding:
             # is declared Any as mypy alone declares it (any later value is accepted), and
             # narrowed to the value's dtypes.
             return declare_any(api, name, name.node, value)
-        return _declare_erased(api, name, name.node, value)
+        declared = _declare_erased(api, name, name.node, value)
+        if declared is not value:
+            frames = internals.narrow_where_unbound(api, name, value)
+            if frames:
+                self._unbound[id(name.node)] = frames
+        return declared
 
     @staticmethod
     def _define_attribute(api: CheckerPluginInterface, target: MemberExpr, value: Type) -> Type:
@@ -221,6 +235,9 @@ class Rebinding:
             var.is_inferred = True
             return as_mypy_any(api, value, self._inferred_array())
         if not dtype_conflict(declared, value):
+            unbound = self._unbound.get(id(var))
+            if unbound:
+                internals.renarrow_unbound(api, name, value, unbound)
             return value
         widened = erase_dtypes(declared)
         var.type = erase_dtypes(own)  # the design's side effect (see the module docs)

@@ -199,6 +199,55 @@ def grow(x):
     return cc
 
 
+def make_train(n):
+    def train(seed_key):
+        def step(carry, _):
+            p, key = carry
+            sk = jax.random.split(key)  # site sk: call-site
+            return (p, sk[0]), None
+
+        out, _ = lax.scan(step, (not_an_installed_library.init(), seed_key), None, n)
+        return out
+
+    return train
+
+
+def go(seed):
+    return jax.jit(make_train(3))(jax.random.PRNGKey(seed))
+
+
+class Net(not_an_installed_library.Module):
+    def __call__(self, x):
+        return x
+
+
+def apply_net():
+    net = Net()  # site net
+    ap = net.apply(jnp.zeros(3))  # site ap: untyped-library
+    at = not_an_installed_library.wrap(net.apply)  # site at: untyped-library
+    return ap, at
+
+
+class Geo:
+    @property
+    def cost(self) -> jax.Array:
+        return jnp.zeros(3)
+
+
+def use_geo(g: Geo):
+    def dist():
+        gc = g.cost * 2  # site gc: annotation
+        return gc
+
+    return dist()
+
+
+def from_batch(batch: dict[str, jax.Array]):
+    names = ["x", "y"]  # site names
+    bx, by = (batch.get(n) for n in names)  # site bx: annotation
+    return bx, by
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -230,7 +279,9 @@ TYPES = {
     "self.eps": "builtins.float", "r": UNKNOWN, "t": "Array?", "q": UNKNOWN, "b": UNKNOWN,
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
     "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
-    "hv": UNKNOWN, "acc": "pkg.model.Acc", "ac": UNKNOWN,
+    "hv": UNKNOWN, "acc": "pkg.model.Acc", "ac": UNKNOWN, "sk": UNKNOWN, "ap": UNKNOWN,
+    "net": "pkg.model.Net", "at": UNKNOWN,
+    "gc": UNKNOWN, "names": "builtins.list[builtins.str]", "bx": UNKNOWN,
 }  # fmt: skip
 
 
@@ -305,6 +356,15 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["cc"].detail == "field Cell.c: jax.Array"  # _replace(c=x) leaves it open
     assert by_name["hv"].detail == "field Holder.v: jax.Array"  # the class inner(h) passes
     assert by_name["ac"].detail.startswith("field Acc.a: jax.Array, set from ")  # bump(known)
+    assert by_name["sk"].detail == (
+        "parameter seed_key of train, a function make_train returns, called through its result"
+    )  # the carry's item 1, not its known item 0
+    assert by_name["ap"].detail == (
+        "Net.apply, not the project's: not_an_installed_library.Module's"
+    )  # a method the library's base class gives, not a field of the program's
+    assert by_name["at"] == by_name["ap"]  # net.apply, the function, given to a library
+    assert by_name["gc"].detail == "property Geo.cost -> jax.Array"  # read in a closure
+    assert by_name["bx"].detail == "parameter batch of from_batch: dict[str, jax.Array]"
 
 
 def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
@@ -313,7 +373,8 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     causes = classify(project, types, python=sys.executable)["pkg/model.py"]
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
-        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv", "ac",
+        "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv", "ac", "sk", "ap", "gc", "bx",
+        "at",
     }  # fmt: skip
 
 

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -144,6 +144,11 @@ def _holds_no_array(annotation: ast.expr) -> bool:
     """Whether an annotation names only Python scalars (``int``, ``tuple[int, int]``)."""
     words = re.findall(r"[A-Za-z_][\w.]*", ast.unparse(annotation))
     return bool(words) and all(w in _SCALAR_WORDS for w in words)
+
+
+def _holds_no_array_text(text: str) -> bool:
+    """Whether a type mypy shows holds no array (``list[str]``, ``dict[str, int]``)."""
+    return not re.search(r"Any|Array|ndarray|Tensor|jaxlib|jax\.|object|Unknown", text)
 
 
 def _unresolved(text: str) -> bool:
@@ -375,10 +380,11 @@ class _Classifier:
                 for element, item in zip(target.elts, value.elts, strict=False):
                     if _binds(element, name):
                         return self.expr(module, item)
-        if any(isinstance(t, ast.Tuple | ast.List) for t in stmt.targets) and not isinstance(
-            value, ast.Call
-        ):
-            return self.element(module, value)
+        for target in stmt.targets:
+            if isinstance(target, ast.Tuple | ast.List) and not isinstance(value, ast.Call):
+                starred = any(isinstance(e, ast.Starred) for e in target.elts)
+                index = next(i for i, e in enumerate(target.elts) if _binds(e, name))
+                return self.element(module, value) if starred else self.item(module, value, index)
         return self.expr(module, value)
 
     def name(self, module: _Module, node: ast.Name) -> Cause | None:
@@ -393,7 +399,7 @@ class _Classifier:
             if parameter and not any(line < use for line, _ in sites):
                 assert isinstance(scope, FunctionNode)
                 return self.parameter(module, scope, node.id)
-            line = _visible(sites, use)
+            line = _read(sites, use)
             if line is not None:
                 return self.site(module, line, node.id)
             scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
@@ -401,13 +407,25 @@ class _Classifier:
         if node.id in module.imports:
             full = module.imports[node.id]
             owner = self._project_module(full.rpartition(".")[0])
-            return Cause("other-module", full) if owner is not None else None
+            if owner is None:
+                return None
+            short = full.rpartition(".")[2]
+            sites = owner.bindings.get((owner.tree, short), [])
+            if not sites:
+                return None  # a function, a class, a module
+            text = owner.types.get((min(line for line, _ in sites), short))
+            if text is not None and _known(text):
+                return None  # DEPOT_IDX = 0: no array; an array of known dtype
+            return Cause("other-module", full)
         return None  # a builtin, a module-level function or class
 
     def element(self, module: _Module, iterable: ast.expr) -> Cause | None:
         """The cause of an element of ``iterable`` (a ``for`` target, a starred unpacking)."""
         if isinstance(iterable, ast.Name):  # the container's own cause, else its items are lost
             cause = self.expr(module, iterable)
+            text = self.name_type(module, iterable) or ""
+            if cause is None and text.startswith(_CONTAINERS) and _holds_no_array_text(text):
+                return None  # for k in keys: a list[str]'s items are no arrays
             return cause or Cause("pytree", f"an element of {iterable.id}")
         if isinstance(iterable, ast.Call) and _called_name(iterable.func) in _ITERATORS:
             func = iterable.func
@@ -419,24 +437,27 @@ class _Classifier:
         return self.expr(module, iterable)
 
     def name_type(self, module: _Module, node: ast.Name) -> str | None:
-        scope = _scope_of(node, module.parents)
-        line = _visible(
-            module.bindings.get((scope, node.id), []), _statement_line(node, module.parents)
-        )
+        """The type mypy gives the binding ``node`` reads: of its own scope, else of the
+        enclosing ones (a closure's or a global's, ``FLAGS = flags.FLAGS``)."""
+        found = _binding_scope(module, node)
+        if found is None:
+            return None
+        scope, use = found
+        line = _read(module.bindings.get((scope, node.id), []), use)
         return None if line is None else module.types.get((line, node.id))
 
     def declared_type(self, module: _Module, node: ast.Name) -> str | None:
-        """The annotation of the parameter ``node`` names, if it names one (``state: EnvState``)."""
-        scope = _scope_of(node, module.parents)
+        """The annotation of the parameter ``node`` names, if it names one (``state: EnvState``),
+        of its own function or of an enclosing one (a closure reads ``prob``)."""
+        found = _binding_scope(module, node)
+        if found is None:
+            return None
+        scope, use = found
         if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
             return None
-        if any(
-            line < _statement_line(node, module.parents)
-            for line, _ in module.bindings.get((scope, node.id), [])
-        ):
+        if any(line < use for line, _ in module.bindings.get((scope, node.id), [])):
             return None  # rebound before the use
-        arguments = scope.args
-        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+        for arg in _arguments(scope):
             if arg.arg == node.id and arg.annotation is not None:
                 return ast.unparse(arg.annotation).strip("'\"")
         return None
@@ -450,10 +471,7 @@ class _Classifier:
         return self.guarded(key, lambda: self._parameter(module, function, name))
 
     def _parameter(self, module: _Module, function: FunctionNode, name: str) -> Cause | None:
-        arguments = function.args
-        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-        arg = next(a for a in every if a.arg == name)
+        arg = next(a for a in _arguments(function) if a.arg == name)
         label = f"parameter {name} of {_function_name(function)}"
         if arg.annotation is not None and _holds_no_array(arg.annotation):
             return None  # shape: tuple[int, int]: not what an array's dtype comes from
@@ -461,7 +479,7 @@ class _Classifier:
             declared = Cause("annotation", f"{label}: {ast.unparse(arg.annotation)}")
             fixed, _, array = self.fixed_by_calls(module, function, name)
             if fixed is None or not array:
-                return declared if array else None
+                return declared  # the declaration decides (``r_cutoff: ArrayLike`` given 5.0)
             return Cause(
                 "call-site" if fixed is module else "other-module",
                 f"{label}: {ast.unparse(arg.annotation)}, narrowed by no call (called in "
@@ -501,28 +519,11 @@ class _Classifier:
             )
         if first is not None:
             return first
-        uses = [
-            r
-            for r in self.project.references.get(function.name, [])
-            if self._refers_to(r[0], r[1], owner, function)
-        ]
+        uses = self._uses(owner, function)
         fed = False
-        position = _position(function, name)
-        for where, node in [u for use in uses for u in _through_partial(*use)]:
-            shift = _partial_shift(node, where)
-            at = None if position is None else position - shift
-            argument = _fed_by_transformation(where, node, at)
-            call = where.parents.get(node)
-            if argument is None and isinstance(call, ast.Call) and call.func is node:
-                argument = _argument(call, at, name, shift=0)  # g = partial(f, …); g(x)
-            if argument is None:
-                continue
+        for where, argument, slices in self._fed(owner, function, name):
             fed = True
-            cause = (
-                self.element(where, argument)
-                if _slices(node, where)
-                else self.expr(where, argument)
-            )
+            cause = self.element(where, argument) if slices else self.expr(where, argument)
             if cause is not None:
                 return cause
         if fed:
@@ -532,9 +533,129 @@ class _Classifier:
             return Cause("transformed", f"{label} (transformed and applied, arguments not read)")
         if _decorated(function) or any(_transformation(n, w.parents) for w, n in uses):
             return Cause("input", f"{label} (transformed; the project applies it nowhere in view)")
+        maker = self._returned_by(owner, function, uses)
+        if maker is not None:
+            return maker(label)
         if uses:
             return Cause("input", f"{label} (handed to code outside the project)")
         return Cause("input", label)
+
+    def _returned_by(
+        self,
+        module: _Module,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        uses: Sequence[tuple[_Module, ast.AST]],
+    ) -> Callable[[str], Cause] | None:
+        """For a function its enclosing function returns (``make_train`` returning
+        ``train``): a gap where the project calls or applies a result of that function
+        (``jax.jit(make_train(config))(key)``), an input where it does not; None for others."""
+        outer = _scope_of(function, module.parents)
+        if not isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
+            return None
+        if not any(isinstance(where.parents.get(node), ast.Return) for where, node in uses):
+            return None
+        called = any(
+            _calls_of(where, call) or _applied(where, call)
+            for where, call in self._calls_of(module, outer)
+        )
+        if called:
+            return lambda label: Cause(
+                "call-site", f"{label}, a function {outer.name} returns, called through its result"
+            )
+        return lambda label: Cause(
+            "input", f"{label}, a function {outer.name} returns (no call of the result in view)"
+        )
+
+    def _uses(
+        self, module: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> list[tuple[_Module, ast.AST]]:
+        """The project's references to ``function`` (defined in ``module``)."""
+        return [
+            r
+            for r in self.project.references.get(function.name, [])
+            if self._refers_to(r[0], r[1], module, function)
+        ]
+
+    def _fed(
+        self, module: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+    ) -> Iterator[tuple[_Module, ast.expr, bool]]:
+        """The arguments transformations (and calls of a ``partial``) give parameter ``name``
+        of ``function``: where, the argument, and whether the function gets slices of it."""
+        position = _position(function, name)
+        for where, node in [
+            u for use in self._uses(module, function) for u in _through_partial(*use)
+        ]:
+            shift = _partial_shift(node, where)
+            at = None if position is None else position - shift
+            argument = _fed_by_transformation(where, node, at)
+            call = where.parents.get(node)
+            if argument is None and isinstance(call, ast.Call) and call.func is node:
+                argument = _argument(call, at, name, shift=0)  # g = partial(f, …); g(x)
+            if argument is not None:
+                yield where, argument, _slices(node, where)
+
+    def item(self, module: _Module, node: ast.expr, index: int) -> Cause | None:
+        """The cause of item ``index`` of a tuple (``a, b, key = carry``): the element the tuple
+        is written with, through the names it is bound to and the arguments calls and
+        transformations give a parameter (a ``lax.scan`` carry); the value's cause otherwise."""
+        if isinstance(node, ast.Tuple | ast.List):
+            if index < len(node.elts) and not any(isinstance(e, ast.Starred) for e in node.elts):
+                return self.expr(module, node.elts[index])
+            return self.element(module, node)
+        if not isinstance(node, ast.Name) or _comprehension_of(node, module.parents) is not None:
+            return self.element(module, node)
+        scope = _scope_of(node, module.parents)
+        sites = module.bindings.get((scope, node.id), [])
+        use = _statement_line(node, module.parents)
+        parameter = isinstance(scope, FunctionNode) and node.id in _parameters(scope)
+        if parameter and not any(line < use for line, _ in sites):
+            function = scope
+            assert isinstance(function, FunctionNode)
+            key = (module.rel, -id(function), f"{node.id}[{index}]")
+            return self.guarded(key, lambda: self._parameter_item(module, function, node.id, index))
+        line = _visible(sites, use)
+        stmt = dict(sites).get(line) if line is not None else None
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and line is not None
+        ):
+            value = stmt.value
+            return self.guarded(
+                (module.rel, line, f"{node.id}[{index}]"), lambda: self.item(module, value, index)
+            )
+        return self.element(module, node)
+
+    def _parameter_item(
+        self, module: _Module, function: FunctionNode, name: str, index: int
+    ) -> Cause | None:
+        """Item ``index`` of an unannotated parameter every call or transformation gives a
+        tuple: the first unknown item, None where all are known; the parameter's cause where
+        no argument is read."""
+        declared = next(a.annotation for a in _arguments(function) if a.arg == name)
+        if declared is not None:  # an array's declaration (``hyperparams: Tuple``) decides
+            label = f"an item of parameter {name} of {_function_name(function)}"
+            return Cause("annotation", f"{label}: {ast.unparse(declared)}")
+        whole = self.parameter(module, function, name)
+        if whole is None:
+            return Cause("pytree", f"an item of {name}")
+        if isinstance(function, ast.Lambda) or _is_method(function, module):
+            return whole
+        position = _position(function, name)
+        found = [
+            (where, argument, False)
+            for where, call in self._calls_of(module, function)
+            if (argument := _argument(call, position, name, shift=0)) is not None
+        ]
+        found += self._fed(module, function, name)
+        if not found:
+            return whole
+        for where, argument, slices in found:
+            cause = self.element(where, argument) if slices else self.item(where, argument, index)
+            if cause is not None:
+                return cause
+        return None
 
     def fixed_by_calls(
         self, module: _Module, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str
@@ -736,7 +857,7 @@ class _Classifier:
         if isinstance(node, ast.Compare):  # an array of booleans, unless an operand is Any
             first = node.left
             if isinstance(first, ast.Name) and _array_type(self.name_type(module, first) or ""):
-                return None
+                return _first(self.expr(module, v) for v in node.comparators)
             return _first(self.expr(module, v) for v in [first, *node.comparators])
         if isinstance(node, ast.Lambda | ast.JoinedStr | ast.Dict | ast.Set | ast.DictComp):
             return None  # not an array
@@ -926,7 +1047,28 @@ class _Classifier:
                 return self.declared_field(owner, cls, attr, stmt.annotation)
         if self._binds(owner, cls, attr):
             return self.bound_field(owner, cls, attr)
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and stmt.name == attr:
+                return self._method_field(owner, cls, stmt)
         return self._inherited(owner, cls, attr)
+
+    def _method_field(
+        self, owner: _Module, cls: ast.ClassDef, method: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> Cause | None:
+        """A field a method defines: a property's declared type, or the cause of what its body
+        returns where it declares none (the plugin reads no body at an access); None for
+        other methods (a bound method is no array)."""
+        decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in method.decorator_list}
+        if not decorators & {"property", "cached_property"}:
+            return None
+        label = f"property {cls.name}.{method.name}"
+        if method.returns is not None:
+            if _holds_no_array(method.returns):
+                return None
+            return Cause("annotation", f"{label} -> {ast.unparse(method.returns)}")
+        return self.returns(owner, method) or Cause(
+            "call-site", f"{label}, unannotated: its body is not read where it is used"
+        )
 
     def _binds(self, owner: _Module, cls: ast.ClassDef, attr: str) -> bool:
         """Whether a method of ``cls`` binds ``self.attr``."""
@@ -941,11 +1083,15 @@ class _Classifier:
 
     def _inherited(self, owner: _Module, cls: ast.ClassDef, attr: str) -> Cause | None:
         """A field ``cls`` does not declare: its base's (``System(mjx.Model)``), the project's
-        own followed, a library's blamed on the library (not the containers' bases:
-        ``NamedTuple``, ``eqx.Module``, ``struct.PyTreeNode``…); None where none is found."""
+        own followed, a library's blamed on the library; a field no base of the project
+        declares, of a library's container base (``nn.Module.apply``), the library's; None
+        where none is found."""
+        container: str | None = None
         for base in cls.bases:
             name = ast.unparse(base).split("[", 1)[0]
             if name.rsplit(".", 1)[-1] in _CONTAINER_BASES:
+                head = name.partition(".")[0]
+                container = container or (name if head in owner.imports else None)
                 continue
             found = self._class_named(owner, name)
             if found is not None:
@@ -959,6 +1105,13 @@ class _Classifier:
             if top in self.project.typed:
                 key = "annotation" if self.project.typed[top] else "untyped-library"
                 return Cause(key, f"{cls.name}.{attr}, inherited from {full}")
+        if container is not None:
+            head, _, rest = container.partition(".")
+            full = owner.imports[head] + (f".{rest}" if rest else "")
+            top = full.split(".")[0]
+            if top in self.project.typed and top not in sys.stdlib_module_names:
+                key = "annotation" if self.project.typed[top] else "untyped-library"
+                return Cause(key, f"{cls.name}.{attr}, not the project's: {full}'s")
         return None
 
     def subscript(self, module: _Module, node: ast.Subscript) -> Cause | None:
@@ -1039,6 +1192,9 @@ class _Classifier:
         if base is not None:
             return base
         if text is not None:  # a method of an object of known class: its declaration
+            member = self.field(module, text, func.attr)
+            if member is not None and member is not _ITSELF and not is_gap(member.key):
+                return member  # a library base's (flax's Module.apply), a declared callable
             return self.library_method(text, func.attr)
         return Cause("unexplained", f"call of {path}")
 
@@ -1110,10 +1266,10 @@ class _Classifier:
                 return found or Cause("api-gap", full)
             entry = self._table_entry(resolved)
             return entry or found
+        if top == "numpy" and (found is None or is_gap(found.key)):
+            return Cause("numpy", full)  # NumPy's stubs answer, whatever its arguments are
         if found is not None:
             return found
-        if top == "numpy":
-            return Cause("numpy", full)
         if top not in sys.stdlib_module_names and not self.project.typed.get(top, False):
             return Cause("untyped-library", full)
         return Cause("annotation", f"declared by {full}")
@@ -1430,6 +1586,31 @@ def _visible(sites: Sequence[tuple[int, ast.stmt]], use: int) -> int | None:
     return max(before) if before else max(line for line, _ in sites)
 
 
+def _binding_scope(module: _Module, node: ast.Name) -> tuple[Scope, int] | None:
+    """The scope whose variable (or parameter) ``node`` reads, and the line of the use as that
+    scope sees it (``sys.maxsize`` from a nested function: after every binding)."""
+    scope: Scope | None = _scope_of(node, module.parents)
+    use = _statement_line(node, module.parents)
+    while scope is not None:
+        if module.bindings.get((scope, node.id)) or (
+            isinstance(scope, FunctionNode) and node.id in _parameters(scope)
+        ):
+            return scope, use
+        scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
+        while isinstance(scope, ast.ClassDef):  # a method does not see its class's names
+            scope = _scope_of(scope, module.parents)
+        use = sys.maxsize
+    return None
+
+
+def _read(sites: Sequence[tuple[int, ast.stmt]], use: int) -> int | None:
+    """The binding a use reads: in its own scope, the visible one; from an enclosing scope
+    (``use`` is ``sys.maxsize``), the first, whose type mypy gives the variable."""
+    if sites and use == sys.maxsize:
+        return min(line for line, _ in sites)
+    return _visible(sites, use)
+
+
 def _comprehension_of(
     node: ast.Name, parents: Mapping[ast.AST, ast.AST]
 ) -> ast.comprehension | None:
@@ -1456,11 +1637,14 @@ def _first(causes: Iterable[Cause | None]) -> Cause | None:
     return weak
 
 
-def _parameters(function: FunctionNode) -> list[str]:
+def _arguments(function: FunctionNode) -> list[ast.arg]:
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-    return [a.arg for a in every]
+    return every + [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+
+
+def _parameters(function: FunctionNode) -> list[str]:
+    return [a.arg for a in _arguments(function)]
 
 
 def _function_name(function: FunctionNode) -> str:
