@@ -248,6 +248,12 @@ def from_batch(batch: dict[str, jax.Array]):
     return bx, by
 
 
+def choose(mask, x: jax.Array):
+    wh = jnp.where(mask, x, -1)  # site wh: annotation
+    hl = not_an_installed_library.Linear(3)(jnp.zeros(3))  # site hl: untyped-library
+    return wh, hl
+
+
 def run(flag):
     data = jnp.zeros(3, jnp.float32)  # site data
     out = helper(data)
@@ -280,7 +286,7 @@ TYPES = {
     "zz": UNKNOWN, "m": UNKNOWN, "lv": UNKNOWN, "it": UNKNOWN, "ld": UNKNOWN, "ex": UNKNOWN,
     "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
     "hv": UNKNOWN, "acc": "pkg.model.Acc", "ac": UNKNOWN, "sk": UNKNOWN, "ap": UNKNOWN,
-    "net": "pkg.model.Net", "at": UNKNOWN,
+    "net": "pkg.model.Net", "at": UNKNOWN, "wh": UNKNOWN, "hl": UNKNOWN,
     "gc": UNKNOWN, "names": "builtins.list[builtins.str]", "bx": UNKNOWN,
 }  # fmt: skip
 
@@ -364,6 +370,8 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     )  # a method the library's base class gives, not a field of the program's
     assert by_name["at"] == by_name["ap"]  # net.apply, the function, given to a library
     assert by_name["gc"].detail == "property Geo.cost -> jax.Array"  # read in a closure
+    assert by_name["wh"].detail == "parameter x of choose: jax.Array"  # not where's condition
+    assert str(by_name["hl"]) == "untyped-library: not_an_installed_library.Linear.__call__"
     assert by_name["bx"].detail == "parameter batch of from_batch: dict[str, jax.Array]"
 
 
@@ -374,7 +382,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
         "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv", "ac", "sk", "ap", "gc", "bx",
-        "at",
+        "at", "wh", "hl",
     }  # fmt: skip
 
 

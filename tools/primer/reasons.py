@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import importlib
+import inspect
 import json
 import re
 import subprocess
@@ -977,6 +980,16 @@ class _Classifier:
                 and stmt.target.id == node.attr
             ):
                 return True, self.declared_field(module, cls, node.attr, stmt.annotation)
+        for declared in ast.walk(cls):  # self.bias: nnx.Param[jax.Array] | None, in a method
+            if (
+                isinstance(declared, ast.AnnAssign)
+                and dotted(declared.target) == dotted_name
+                and not _holds_no_array(declared.annotation)
+            ):
+                written = ast.unparse(declared.annotation)
+                return True, Cause(
+                    "annotation", f"{dotted_name}: {written}, declared in {cls.name}"
+                )
         causes = [
             self.site(module, line, dotted_name)
             for (scope, bound), sites in module.bindings.items()
@@ -1159,7 +1172,8 @@ class _Classifier:
             found = _first(self.expr(module, a) for a in arguments)
             if found is not None:
                 return found
-            return Cause("transformed", f"{ast.unparse(func)[:60]}(…)")
+            made = self._instance_call(module, func)
+            return made or Cause("transformed", f"{ast.unparse(func)[:60]}(…)")
         path = dotted(func)
         if path is None:
             if isinstance(func, ast.Attribute):  # (x + y).sum(), x.at[i].set(v)
@@ -1171,7 +1185,7 @@ class _Classifier:
         head, _, rest = path.partition(".")
         if head in module.imports:
             full = module.imports[head] + (f".{rest}" if rest else "")
-            return self.library_call(module, full, arguments)
+            return self.library_call(module, full, arguments, node)
         if not rest:
             return self.local_call(module, func, head, arguments)
         assert isinstance(func, ast.Attribute)
@@ -1197,6 +1211,24 @@ class _Classifier:
                 return member  # a library base's (flax's Module.apply), a declared callable
             return self.library_method(text, func.attr)
         return Cause("unexplained", f"call of {path}")
+
+    def _instance_call(self, module: _Module, made: ast.Call) -> Cause | None:
+        """The cause of calling an object a class call makes (``hk.Linear(n)(x)``): its
+        class's ``__call__``, a library's declaration or a method of the program; None
+        where ``made`` is no class's call (``jax.vmap(f)``: a transformation)."""
+        path = dotted(made.func)
+        if path is None or _called_name(made.func) in _TRANSFORMS:
+            return None
+        head, _, rest = path.partition(".")
+        if head in module.imports:
+            full = module.imports[head] + (f".{rest}" if rest else "")
+            if full.split(".")[0] in ("jax", "jaxlib") or not full.rsplit(".", 1)[-1][:1].isupper():
+                return None
+            if self._project_module(full.rpartition(".")[0]) is None:
+                return self.library_method(full, "__call__")
+        if self._class_named(module, path) is not None:
+            return self.library_method(f"{module.name}.{path}", "__call__")
+        return None
 
     def library_method(self, type_text: str, method: str) -> Cause:
         """The cause of a method's result that has no dtype, by its receiver's class."""
@@ -1236,7 +1268,11 @@ class _Classifier:
         return None  # a rule: arguments of known dtypes give a known dtype
 
     def library_call(
-        self, module: _Module, full: str, arguments: Sequence[ast.expr]
+        self,
+        module: _Module,
+        full: str,
+        arguments: Sequence[ast.expr],
+        call: ast.Call | None = None,
     ) -> Cause | None:
         top = full.split(".")[0]
         owner = self._project_module(full.rpartition(".")[0])
@@ -1265,6 +1301,9 @@ class _Classifier:
             except api.UnknownFunctionError:
                 return found or Cause("api-gap", full)
             entry = self._table_entry(resolved)
+            if entry is None and call is not None:
+                read = _dtype_arguments(resolved, api.table()[resolved], call)
+                return _first(self.expr(module, a) for a in read)
             return entry or found
         if top == "numpy" and (found is None or is_gap(found.key)):
             return Cause("numpy", full)  # NumPy's stubs answer, whatever its arguments are
@@ -1396,6 +1435,37 @@ class _Classifier:
 
     def _project_module(self, name: str) -> _Module | None:
         return self.project.by_name.get(name)
+
+
+def _dtype_arguments(full: str, kind: object, call: ast.Call) -> list[ast.expr]:
+    """The arguments of a call of a JAX table entry its result's dtype may depend on: all but
+    those its kind ignores (``where``'s condition, ``take``'s indices, ``select``'s pred),
+    matched to JAX's parameters by JAX's signature (all of them where it cannot be read)."""
+    ignored = {p.name for p in getattr(kind, "params", ()) if p.ignored}
+    names = _parameter_names(full)
+    if not ignored or names is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return [*call.args, *(k.value for k in call.keywords)]
+    positional = [a for a, name in zip(call.args, names, strict=False) if name not in ignored]
+    return (
+        positional
+        + call.args[len(names) :]
+        + [k.value for k in call.keywords if k.arg not in ignored]
+    )
+
+
+@functools.cache
+def _parameter_names(full: str) -> tuple[str, ...] | None:
+    """The names of a JAX function's positional parameters, in order (None if unreadable)."""
+    module, _, name = full.rpartition(".")
+    try:
+        function = getattr(importlib.import_module(module), name)
+        parameters = inspect.signature(function).parameters.values()
+    except (ImportError, AttributeError, TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return None
+    return tuple(p.name for p in parameters if p.kind in kinds)
 
 
 def _binds(target: ast.expr, name: str) -> bool:
