@@ -87,7 +87,13 @@ from collections.abc import Callable
 from functools import cached_property, partial
 from typing import Any, Final, TypeVar
 
-from mypy.nodes import CallExpr, Context, MypyFile, TypeInfo
+from mypy.nodes import (
+    CallExpr,
+    Context,
+    ListComprehension,
+    MypyFile,
+    TypeInfo,
+)
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -971,9 +977,23 @@ def _without_context(api: CheckerPluginInterface, ctx: _Ctx) -> list[list[Type]]
                 alone = internals.type_without_context(api, expr)
                 if alone is not None and not has_unknown_array(alone, any_counts=False):
                     typ = alone
+            elif isinstance(expr, ListComprehension) and _any_items(typ):
+                # jnp.array([1 / n for _ in range(n)]): list[Any] in the context of ``Any``,
+                # list[float] alone
+                alone = internals.type_without_context(api, expr)
+                if alone is not None and not _any_items(alone):
+                    typ = alone
             row.append(typ)
         found.append(row)
     return found
+
+
+def _any_items(typ: Type) -> bool:
+    """Whether ``typ`` is a collection whose items are ``Any`` (``list[Any]``)."""
+    proper = get_proper_type(typ)
+    return isinstance(proper, Instance) and any(
+        isinstance(get_proper_type(arg), AnyType) for arg in proper.args
+    )
 
 
 def plugin(version: str) -> type[Plugin]:

@@ -284,6 +284,17 @@ def _flatten(api: CheckerPluginInterface, expr: Expression | None, typ: Type) ->
     return [single] if isinstance(single, str) else None
 
 
+def _unsized(api: CheckerPluginInterface, expr: Expression | None, typ: Type) -> bool:
+    """Whether a (nested) list or tuple argument holds a sequence of unknown length
+    (``list[int]``, a comprehension), which may be empty."""
+    if isinstance(expr, ListExpr | TupleExpr):
+        return any(_unsized(api, item, internals.type_of(api, item) or typ) for item in expr.items)
+    proper = expand(typ)
+    if isinstance(proper, TupleType):
+        return any(_unsized(api, None, item) for item in proper.items)
+    return isinstance(proper, Instance) and proper.type.fullname in _SEQUENCES
+
+
 _SEQUENCES: Final = frozenset(
     {"builtins.list", "builtins.tuple", "typing.Sequence", "collections.abc.Sequence"}
 )
@@ -495,7 +506,12 @@ def _argument(actuals: Actuals, name: str, position: int, sequence: bool, kind: 
         if not _takes_values(kind):
             return UNKNOWN  # JAX refuses a list here; mypy or JAX says so, not the rules
         flat = _flatten(api, exprs[0], types[0])
-        return UNKNOWN if flat is None else tuple(flat)
+        if flat is None or (_unsized(api, exprs[0], types[0]) and set(flat) != {"py_float"}):
+            # jnp.array(ints) of a list[int]: int32, or float32 when the list is empty (as
+            # for one of bools, complexes, arrays): the value decides; of Python floats,
+            # the default float either way
+            return UNKNOWN
+        return tuple(flat)
     return _single(get_proper_type(types[0]))
 
 
