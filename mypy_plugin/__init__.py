@@ -339,10 +339,13 @@ class TypingPkgPlugin(Plugin):
         says (``jnp.int32(0)``: JAX declares ``jnp.int32`` ``Any``).
         """
         adjust = self._inference.rebinding
+        made_function = self._inference.made_function
         inferred_array = partial(self._class, names.INFERRED_ARRAY)
 
         def rebound(ctx: _Ctx) -> Type:
             result = callback(ctx)
+            if result is made_function(ctx.context):
+                return result  # make_step(…)(state, key): the nested function, called at once
             as_any = any_to_mypy or _any_to_mypy(ctx)
 
             def keep(typ: Type) -> Type:  # what mypy alone calls Any

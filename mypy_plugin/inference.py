@@ -157,6 +157,9 @@ class Inference:
         self._pending_reveals: set[RevealKey] = set()
         """What the specialised checks found, reported when the outermost one is done."""
         self._closures: dict[int, tuple[FuncItem, FuncItem, list[tuple[Var, Type | None]]]] = {}
+        self._made: dict[int, tuple[Context, CallableType]] = {}
+        """Calls of the module's functions that returned one of its nested functions
+        (``make_train(config)`` returning ``train``), by id (``made_function``)."""
         """For a nested function: its enclosing function and that one's parameters, as its
         last specialised check had them (a closure returned and called later sees them)."""
         self._narrowed: set[int] = set()
@@ -387,10 +390,45 @@ class Inference:
         if result is None:
             return default
         if unannotated or isinstance(get_proper_type(declared_ret), AnyType):
+            made = self._nested_function(api, result)
+            if made is not None:
+                self._made[id(context)] = (context, made)
+                facts = self.facts(api)
+                if facts is not None and facts.called_results.get(id(context)) is context:
+                    return made  # make_step(…)(state, key): called at once, by no name
             return program_arrays(api, result)
         if not is_subtype(result, declared_ret):
             return default
         return refine_dtypes(declared_ret, result, lambda info: is_program_class(api, info))
+
+    def _nested_function(self, api: CheckerPluginInterface, result: Type) -> CallableType | None:
+        """``result`` if it is one of the module's unannotated nested functions (``train``,
+        which ``make_train`` returns): a call of it is specialised as a call of the module's
+        own.  Its signature takes anything and returns ``Any`` to mypy: a call of it checks
+        nothing mypy alone would not (an annotated one's would)."""
+        proper = get_proper_type(result)
+        if not isinstance(proper, CallableType) or proper.variables:
+            return None
+        defn = proper.definition
+        facts = self.facts(api)
+        if (
+            not isinstance(defn, FuncDef)
+            or facts is None
+            or facts.functions.get(id(defn)) is not defn
+            or id(defn) not in facts.parents
+            or defn.unanalyzed_type is not None
+            or defn.is_generator
+            or defn.is_coroutine
+            or defn.is_async_generator
+        ):
+            return None
+        return proper
+
+    def made_function(self, expr: Context) -> CallableType | None:
+        """The nested function a call of the module's function returned (``make_train(config)``
+        given to ``jax.jit``, whose value mypy alone types ``Any``), if it did."""
+        found = self._made.get(id(expr))
+        return found[1] if found is not None and found[0] is expr else None
 
     def _discarded(
         self, api: CheckerPluginInterface, defn: FuncItem, context: Context, unannotated: bool

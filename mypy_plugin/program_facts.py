@@ -201,6 +201,9 @@ class ModuleFacts:
         (``mypy_plugin.pytrees``)."""
         self.discarded: dict[int, CallExpr] = {}
         """Calls whose value is discarded (an expression statement: ``main()``), by id."""
+        self.called_results: dict[int, CallExpr] = {}
+        """Calls whose value a statement calls at once (``make_step(…)(state, key)``), by id:
+        a function the call returns is no variable's value."""
         self.memo: dict[tuple[int, tuple[Type, ...]], Memo] = {}
         """Specialisations that hold for the whole module (see ``Inference._specialise``)."""
         self.memo_owner: tuple[object, int] | None = None
@@ -300,6 +303,7 @@ class ModuleFacts:
                         other.update(n.name for n in target_names(target))
                         variables += _inferred_targets(target)
             self._mutations(stmt)
+            self._called_result(stmt)
             if isinstance(stmt, AssignmentStmt):
                 for lvalue in stmt.lvalues:
                     variables += _inferred_targets(lvalue)
@@ -363,6 +367,18 @@ class ModuleFacts:
             and value.callee.name in _MUTATORS
         ):
             self._mutated(value.callee.expr)
+
+    def _called_result(self, stmt: Statement) -> None:
+        """Note the call a statement's value calls at once (``make_step(…)(state, key)``)."""
+        value = (
+            stmt.rvalue
+            if isinstance(stmt, AssignmentStmt)
+            else stmt.expr
+            if isinstance(stmt, ExpressionStmt | ReturnStmt)
+            else None
+        )
+        if isinstance(value, CallExpr) and isinstance(value.callee, CallExpr):
+            self.called_results[id(value.callee)] = value.callee
 
     def _mutated(self, base: Expression) -> None:
         if isinstance(base, NameExpr | MemberExpr):

@@ -227,6 +227,11 @@ class Transforms:
         callable type gets a name the plugin hooks (``decorator_callback``).
         """
         fun = _argument(ctx, "fun") or _first(ctx)
+        made = None
+        if fun is not None and isinstance(get_proper_type(fun[0]), AnyType):
+            made = self.inference.made_function(fun[1])  # jax.jit(make_train(config))
+            if made is not None:
+                fun = (made, fun[1])
         if fun is None:
             default = get_proper_type(ctx.default_return_type)
             if kind == "jit" and isinstance(default, CallableType):
@@ -234,7 +239,7 @@ class Transforms:
             return ctx.default_return_type
         if kind in ("grad", "value_and_grad", "hessian"):
             found = self._gradient(kind, ctx, fun[0])
-        elif kind == "vmap" and not is_same_type(ctx.default_return_type, fun[0]):
+        elif kind == "vmap" and made is None and not is_same_type(ctx.default_return_type, fun[0]):
             # JAX types vmap F -> F: mypy solved F from the context (``g = partial(…)``
             # then ``g = vmap(h)``: the variable's type), and reports what does not fit.
             found = None
