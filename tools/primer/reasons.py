@@ -378,6 +378,8 @@ class _Classifier:
 
     def assigned(self, module: _Module, stmt: ast.Assign, name: str) -> Cause | None:
         value = stmt.value
+        if _empty_list(value) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            return self._appended(module, stmt, name)
         for target in stmt.targets:
             if isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
                 for element, item in zip(target.elts, value.elts, strict=False):
@@ -404,7 +406,10 @@ class _Classifier:
                 return self.parameter(module, scope, node.id)
             line = _read(sites, use)
             if line is not None:
-                return self.site(module, line, node.id)
+                cause = self.site(module, line, node.id)
+                if cause is None and use != sys.maxsize:
+                    return self._bypassed(module, scope, node, line, sites)
+                return cause
             scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
             use = sys.maxsize
         if node.id in module.imports:
@@ -421,6 +426,56 @@ class _Classifier:
                 return None  # DEPOT_IDX = 0: no array; an array of known dtype
             return Cause("other-module", full)
         return None  # a builtin, a module-level function or class
+
+    def _appended(self, module: _Module, stmt: ast.Assign, name: str) -> Cause | None:
+        """A list bound empty and filled in its scope (``batches = []``, then
+        ``batches.append(x)``): the first cause of what is appended or extended with."""
+        scope = _scope_of(stmt, module.parents)
+        causes: list[Cause | None] = []
+        for call in ast.walk(scope):
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == name
+                and call.func.attr in ("append", "extend", "insert")
+                and call.args
+                and _scope_of(call, module.parents) is scope
+            ):
+                continue
+            added = call.args[-1]
+            extend = call.func.attr == "extend"
+            causes.append(self.element(module, added) if extend else self.expr(module, added))
+        return _first(causes)
+
+    def _bypassed(
+        self,
+        module: _Module,
+        scope: Scope,
+        node: ast.Name,
+        line: int,
+        sites: Sequence[tuple[int, ast.stmt]],
+    ) -> Cause | None:
+        """The cause of the value a use reads where the binding it sees sits in an ``if``
+        without an ``else`` that binds it too (``if valid is None: valid = jnp.ones(…)``):
+        the value before the ``if`` reaches the use as well (mypy joins both)."""
+        statement = dict(sites)[line]
+        current: ast.AST | None = module.parents.get(statement)
+        use_line = _statement_line(node, module.parents)
+        while current is not None and current is not scope:
+            if isinstance(current, ast.If) and not (
+                current.lineno <= use_line <= (current.end_lineno or current.lineno)
+            ):
+                if any(_binds_in(s, node.id) for s in current.orelse):
+                    return None  # both branches bind it
+                before = [at for at, _ in sites if at < current.lineno]
+                if before:
+                    return self.site(module, max(before), node.id)
+                if isinstance(scope, FunctionNode) and node.id in _parameters(scope):
+                    return self.parameter(module, scope, node.id)
+                return None
+            current = module.parents.get(current)
+        return None
 
     def element(self, module: _Module, iterable: ast.expr) -> Cause | None:
         """The cause of an element of ``iterable`` (a ``for`` target, a starred unpacking)."""
@@ -1466,6 +1521,23 @@ def _parameter_names(full: str) -> tuple[str, ...] | None:
     if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
         return None
     return tuple(p.name for p in parameters if p.kind in kinds)
+
+
+def _empty_list(value: ast.expr) -> bool:
+    """``[]`` or ``list()``."""
+    if isinstance(value, ast.List):
+        return not value.elts
+    return isinstance(value, ast.Call) and _called_name(value.func) == "list" and not value.args
+
+
+def _binds_in(statement: ast.stmt, name: str) -> bool:
+    """Whether ``statement`` (or one inside it, not in a nested function) binds ``name``."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_binds(t, name) for t in targets):
+                return True
+    return False
 
 
 def _binds(target: ast.expr, name: str) -> bool:
