@@ -262,6 +262,14 @@ def gather(loader):
     return gb
 
 
+def coords_of():
+    cs = []
+    for i in range(4):
+        cs.append([i, i])
+    ca = jnp.array(cs)  # site ca: value-dependent
+    return ca
+
+
 def padded(valid=None):
     if valid is None:
         valid = jnp.ones(3)  # site valid
@@ -302,7 +310,7 @@ TYPES = {
     "kb": UNKNOWN, "lf": UNKNOWN, "cell": "pkg.model.Cell", "cc": UNKNOWN,
     "hv": UNKNOWN, "acc": "pkg.model.Acc", "ac": UNKNOWN, "sk": UNKNOWN, "ap": UNKNOWN,
     "net": "pkg.model.Net", "at": UNKNOWN, "wh": UNKNOWN, "hl": UNKNOWN,
-    "gb": UNKNOWN, "valid": F32, "vt": UNKNOWN,
+    "gb": UNKNOWN, "valid": F32, "vt": UNKNOWN, "ca": UNKNOWN,
     "gc": UNKNOWN, "names": "builtins.list[builtins.str]", "bx": UNKNOWN,
 }  # fmt: skip
 
@@ -389,6 +397,7 @@ def test_a_cause_names_what_it_found(project: Path) -> None:
     assert by_name["wh"].detail == "parameter x of choose: jax.Array"  # not where's condition
     assert str(by_name["hl"]) == "untyped-library: not_an_installed_library.Linear.__call__"
     assert by_name["gb"].detail == "parameter loader of gather"  # what the list is filled with
+    assert by_name["ca"].detail == "jax.numpy.array of a sequence of unknown length"  # maybe []
     assert by_name["vt"].detail == "parameter valid of padded"  # the value the if keeps
     assert by_name["bx"].detail == "parameter batch of from_batch: dict[str, jax.Array]"
 
@@ -400,7 +409,7 @@ def test_typed_sites_and_other_types_get_no_reason(project: Path) -> None:
     assert {site.name for site in causes} == {
         "y", "z", "h", "c", "w", "k", "u", "e", "scaled", "d", "sw", "o", "v", "r", "q", "b",
         "zz", "m", "lv", "it", "ld", "ex", "kb", "lf", "cc", "hv", "ac", "sk", "ap", "gc", "bx",
-        "at", "wh", "hl", "gb", "vt",
+        "at", "wh", "hl", "gb", "vt", "ca",
     }  # fmt: skip
 
 

@@ -1357,8 +1357,13 @@ class _Classifier:
                 return found or Cause("api-gap", full)
             entry = self._table_entry(resolved)
             if entry is None and call is not None:
-                read = _dtype_arguments(resolved, api.table()[resolved], call)
-                return _first(self.expr(module, a) for a in read)
+                kind = api.table()[resolved]
+                read = _dtype_arguments(resolved, kind, call)
+                cause = _first(self.expr(module, a) for a in read)
+                if cause is None and kind.takes_values and call.args and not _literal(call.args[0]):
+                    # jnp.array(coords) of a list[list[int]]: int32, or float32 if empty
+                    return Cause("value-dependent", f"{full} of a sequence of unknown length")
+                return cause
             return entry or found
         if top == "numpy" and (found is None or is_gap(found.key)):
             return Cause("numpy", full)  # NumPy's stubs answer, whatever its arguments are
@@ -1521,6 +1526,15 @@ def _parameter_names(full: str) -> tuple[str, ...] | None:
     if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
         return None
     return tuple(p.name for p in parameters if p.kind in kinds)
+
+
+def _literal(value: ast.expr) -> bool:
+    """A display of constants, at any depth (``[[0, 1], [1, 0]]``): its length is written."""
+    if isinstance(value, ast.List | ast.Tuple):
+        return all(_literal(e) for e in value.elts)
+    if isinstance(value, ast.UnaryOp):
+        return _literal(value.operand)
+    return isinstance(value, ast.Constant)
 
 
 def _empty_list(value: ast.expr) -> bool:
