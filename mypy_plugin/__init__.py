@@ -345,7 +345,7 @@ class TypingPkgPlugin(Plugin):
         def rebound(ctx: _Ctx) -> Type:
             result = callback(ctx)
             if result is made_function(ctx.context):
-                return result  # make_step(…)(state, key): the nested function, called at once
+                return result  # make_step(…)(state, key): the nested function (see inference)
             as_any = any_to_mypy or _any_to_mypy(ctx)
 
             def keep(typ: Type) -> Type:  # what mypy alone calls Any

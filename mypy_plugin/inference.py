@@ -42,14 +42,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from mypy.erasetype import remove_instance_last_known_values
 from mypy.nodes import (
     ARG_NAMED,
     ARG_NAMED_OPT,
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
-    ARG_STAR2,
     ArgKind,
     Context,
     Decorator,
@@ -82,6 +80,7 @@ from mypy.types import (
 
 from mypy_plugin import mypy_internals as internals
 from mypy_plugin import pytrees
+from mypy_plugin.call_arguments import argument_type, default_type, expand_arguments
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
 from mypy_plugin.program_facts import (
@@ -89,7 +88,6 @@ from mypy_plugin.program_facts import (
     ModuleFacts,
     RevealKey,
     ends,
-    literal_value,
 )
 from mypy_plugin.program_types import (
     dtype_conflict,
@@ -327,7 +325,7 @@ class Inference:
             return default
         new_args = list(base.arg_types)
         narrowed = False
-        expanded = _expand(arg_types, arg_kinds, arg_exprs, callee)
+        expanded = expand_arguments(arg_types, arg_kinds, arg_exprs, callee)
         self._constants(api, expanded, arg_exprs)
         for i, actuals in enumerate(expanded):
             formal = i + offset
@@ -336,7 +334,7 @@ class Inference:
             if actuals is None or not has_unknown_array(declared):
                 continue
             if kind == ARG_STAR:
-                items = [_argument_type(a) for a in actuals]
+                items = [argument_type(a) for a in actuals]
                 if not items or not all(is_subtype(a, declared) for a in items):
                     continue
                 if any(isinstance(get_proper_type(a), AnyType) for a in items):
@@ -349,17 +347,17 @@ class Inference:
                 continue
             if not actuals and kind in (ARG_OPT, ARG_NAMED_OPT):
                 initializer = defn.arguments[formal].initializer
-                default_type = _default_type(api, initializer)
-                if default_type is None and initializer is not None:
-                    default_type = self._dtype_names.read_expression(api, initializer)
-                if default_type is not None and isinstance(get_proper_type(declared), AnyType):
-                    new_args[formal] = default_type  # the default a call leaves: its own type
+                left = default_type(api, initializer)
+                if left is None and initializer is not None:
+                    left = self._dtype_names.read_expression(api, initializer)
+                if left is not None and isinstance(get_proper_type(declared), AnyType):
+                    new_args[formal] = left  # the default a call leaves: its own type
                     # dtype=jnp.float32 left to its default: the body's arrays may be known
-                    narrowed = narrowed or _is_dtype(default_type)
+                    narrowed = narrowed or _is_dtype(left)
                 continue
             if len(actuals) != 1 or kind not in _NARROWABLE:
                 continue
-            actual = _argument_type(actuals[0])
+            actual = argument_type(actuals[0])
             if arg_exprs is not None and i < len(arg_exprs) and len(arg_exprs[i]) == 1:
                 actual = pytrees.refined(api, self.facts(api), arg_exprs[i][0], actual)
             if is_subtype(actual, declared) and not isinstance(get_proper_type(actual), AnyType):
@@ -395,7 +393,7 @@ class Inference:
                 self._made[id(context)] = (context, made)
                 facts = self.facts(api)
                 if facts is not None and facts.called_results.get(id(context)) is context:
-                    return made  # make_step(…)(state, key): called at once, by no name
+                    return made  # make_step(…)(state, key), or bound once: step = make_step(…)
             return program_arrays(api, result)
         if not is_subtype(result, declared_ret):
             return default
@@ -737,68 +735,3 @@ def _constructs(callee: CallableType) -> bool:
 
 def _is_return_value(error: internals.Reported) -> bool:
     return error.code is not None and error.code.code == _RETURN_VALUE
-
-
-def _default_type(api: CheckerPluginInterface, default: Expression | None) -> Type | None:
-    """The type of a literal default value (``eps=1e-5`` is a ``float``), else ``None``."""
-    value = None if default is None else literal_value(default)
-    if isinstance(value, bool) or value is None:
-        if isinstance(default, NameExpr) and default.fullname in (
-            "builtins.True",
-            "builtins.False",
-        ):
-            return internals.named_type(api, "builtins.bool")
-        return None
-    return internals.named_type(api, "builtins.int" if isinstance(value, int) else "builtins.float")
-
-
-def _argument_type(typ: Type) -> Type:
-    """A parameter's type for an argument: literal Python numbers stay literal (``8 ** 0.5`` is a
-    ``float`` only for a base mypy knows is positive), other literal values are forgotten."""
-    proper = get_proper_type(typ)
-    if (
-        isinstance(proper, Instance)
-        and proper.last_known_value is not None
-        and proper.type.fullname in ("builtins.int", "builtins.float")
-    ):
-        return typ
-    return remove_instance_last_known_values(typ)
-
-
-def _expand(
-    arg_types: list[list[Type]],
-    arg_kinds: list[list[ArgKind]] | None,
-    arg_exprs: list[list[Expression]] | None,
-    callee: CallableType,
-) -> list[list[Type] | None]:
-    """The types each formal receives: ``*t`` gives its tuple's items (``None``: unknown)."""
-    taken: dict[int, int] = {}
-    found: list[list[Type] | None] = []
-    for i, actuals in enumerate(arg_types):
-        kinds = arg_kinds[i] if arg_kinds is not None else [ARG_POS] * len(actuals)
-        exprs: list[Expression | None] = (
-            list(arg_exprs[i]) if arg_exprs is not None else [None] * len(actuals)
-        )
-        star_formal = callee.arg_kinds[i] == ARG_STAR
-        types: list[Type] | None = []
-        for typ, kind, expr in zip(actuals, kinds, exprs, strict=False):
-            assert types is not None
-            if kind == ARG_STAR2:
-                types = None
-                break
-            if kind != ARG_STAR:
-                types.append(typ)
-                continue
-            proper = get_proper_type(typ)
-            if not isinstance(proper, TupleType) or expr is None:
-                types = None
-                break
-            start = taken.get(id(expr), 0)
-            items = proper.items[start:] if star_formal else proper.items[start : start + 1]
-            if not items or any(isinstance(get_proper_type(t), UnpackType) for t in items):
-                types = None
-                break
-            taken[id(expr)] = start + len(items)
-            types.extend(items)
-        found.append(types)
-    return found

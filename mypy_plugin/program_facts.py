@@ -202,8 +202,9 @@ class ModuleFacts:
         self.discarded: dict[int, CallExpr] = {}
         """Calls whose value is discarded (an expression statement: ``main()``), by id."""
         self.called_results: dict[int, CallExpr] = {}
-        """Calls whose value a statement calls at once (``make_step(…)(state, key)``), by id:
-        a function the call returns is no variable's value."""
+        """Calls whose value a statement calls at once (``make_step(…)(state, key)``), or
+        binds to a variable bound nowhere else in its scope (``step = make_step(…)``), by
+        id: a function the call returns is no rebound variable's value."""
         self.memo: dict[tuple[int, tuple[Type, ...]], Memo] = {}
         """Specialisations that hold for the whole module (see ``Inference._specialise``)."""
         self.memo_owner: tuple[object, int] | None = None
@@ -255,6 +256,8 @@ class ModuleFacts:
                 ):
                     continue
                 self.values[id(name.node)] = (name.node, item)
+                if isinstance(item, CallExpr) and item is value:
+                    self.called_results[id(item)] = item  # step = make_step(…), bound once
                 literal = literal_value(item)
                 if literal is not None:
                     self.constants[id(name.node)] = (name.node, literal)
