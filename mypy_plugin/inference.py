@@ -29,6 +29,11 @@ casts back to ``x.dtype``.  Pyright does the same for unannotated functions
   function being specialised gives mypy's own result), and the depth is
   bounded.  Functions of other modules (whose bodies a cache does not keep),
   generators, coroutines, overloads and generic functions are left alone.
+* A call returning one of the module's unannotated nested functions
+  (``make_train(config)`` returning ``train``) gives that function where
+  the program jits or maps it, calls it at once or binds it to a name bound
+  once (``facts.called_results``); its calls are then specialised as the
+  module's own.  Anywhere else it stays ``Any``, mypy's own answer.
 
 Specialisations are memoised per pass over a module (``Inference._specialise``),
 and a call whose value is discarded (``main()``) is not specialised when it
@@ -155,11 +160,11 @@ class Inference:
         self._pending_reveals: set[RevealKey] = set()
         """What the specialised checks found, reported when the outermost one is done."""
         self._closures: dict[int, tuple[FuncItem, FuncItem, list[tuple[Var, Type | None]]]] = {}
+        """For a nested function: its enclosing function and that one's parameters, as its
+        last specialised check had them (a closure returned and called later sees them)."""
         self._made: dict[int, tuple[Context, CallableType]] = {}
         """Calls of the module's functions that returned one of its nested functions
         (``make_train(config)`` returning ``train``), by id (``made_function``)."""
-        """For a nested function: its enclosing function and that one's parameters, as its
-        last specialised check had them (a closure returned and called later sees them)."""
         self._narrowed: set[int] = set()
         """The parameters (``Var`` ids) the active specialised checks narrowed."""
         self._reveals: dict[RevealKey, list[Type]] = {}
