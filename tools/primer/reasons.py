@@ -396,22 +396,20 @@ class _Classifier:
         comprehension = _comprehension_of(node, module.parents)
         if comprehension is not None:
             return self.element(module, comprehension.iter)
-        scope: Scope | None = _scope_of(node, module.parents)
-        use = _statement_line(node, module.parents)
-        while scope is not None:
+        found = _binding_scope(module, node)
+        if found is not None:
+            scope, use = found
             sites = module.bindings.get((scope, node.id), [])
             parameter = isinstance(scope, FunctionNode) and node.id in _parameters(scope)
             if parameter and not any(line < use for line, _ in sites):
                 assert isinstance(scope, FunctionNode)
-                return self.parameter(module, scope, node.id)
+                return self.parameter(module, scope, node.id)  # not bound before the use
             line = _read(sites, use)
-            if line is not None:
-                cause = self.site(module, line, node.id)
-                if cause is None and use != sys.maxsize:
-                    return self._bypassed(module, scope, node, line, sites)
-                return cause
-            scope = None if isinstance(scope, ast.Module) else _scope_of(scope, module.parents)
-            use = sys.maxsize
+            assert line is not None
+            cause = self.site(module, line, node.id)
+            if cause is None and use != sys.maxsize:
+                return self._bypassed(module, scope, node, line, sites)
+            return cause
         if node.id in module.imports:
             full = module.imports[node.id]
             owner = self._project_module(full.rpartition(".")[0])
