@@ -124,6 +124,7 @@ from mypy_plugin import (
     jax_api,
     jax_array,
     keyed_dicts,
+    module_bodies,
     module_dtype_names,
     named_tuples,
     names,
@@ -487,6 +488,7 @@ class TypingPkgPlugin(Plugin):
         top = file.fullname.partition(".")[0]
         if top not in _INDEPENDENT and top not in sys.stdlib_module_names and top != "jax":
             module_dtype_names.record(file, self._jnp_dtype_names)
+            module_bodies.record_fingerprint(file)
         return jax_array.additional_deps(file)
 
     @cached_property

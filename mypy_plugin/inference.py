@@ -27,8 +27,13 @@ casts back to ``x.dtype``.  Pyright does the same for unannotated functions
 * It is memoised per function and argument types while one top-level
   function (or the module's top level) is checked, recursion is cut (a
   function being specialised gives mypy's own result), and the depth is
-  bounded.  Functions of other modules (whose bodies a cache does not keep),
-  generators, coroutines, overloads and generic functions are left alone.
+  bounded.  Generators, coroutines, overloads and generic functions are left
+  alone.
+* A module-level function of another of the program's modules, which the
+  module checked imports, is specialised too, from its body as mypy parsed it
+  or, when mypy read that module from its cache, as the plugin parses it again
+  (``mypy_plugin.module_bodies``, with the bounds that keep a warm run's
+  answers a cold one's); what its check reports is left to its own module.
 * A call returning one of the module's unannotated nested functions
   (``make_train(config)`` returning ``train``) gives that function where
   the program jits or maps it, calls it at once or binds it to a name bound
@@ -88,6 +93,7 @@ from mypy_plugin import pytrees
 from mypy_plugin.call_arguments import argument_type, default_type, expand_arguments
 from mypy_plugin.dtype_names import DTypeNames
 from mypy_plugin.errors import DTYPE_PROMOTION, UNEXPECTED
+from mypy_plugin.module_bodies import ModuleBodies
 from mypy_plugin.program_facts import (
     Memo,
     ModuleFacts,
@@ -149,6 +155,10 @@ class Inference:
         self._dtype_names = dtype_names
         """What a default mypy types ``Any`` stands for (``dtype=jnp.float32``)."""
         self._facts: dict[str, ModuleFacts] = {}
+        self._bodies = ModuleBodies()
+        self._foreign: list[ModuleFacts] = []
+        """The other modules whose functions' bodies are being checked, innermost last: what
+        the hooks read while one is checked is that module's facts."""
         self._libraries: dict[str, MypyFile] = {}
         """The modules (trees) seen that are not the program's: no facts to read."""
         self._memo_owner: tuple[object, object] | None = None
@@ -176,7 +186,10 @@ class Inference:
     # ------------------------------------------------------------ module facts
 
     def facts(self, api: CheckerPluginInterface) -> ModuleFacts | None:
-        """The facts of the module ``api`` checks (``None`` outside the checker)."""
+        """The facts of the module ``api`` checks (``None`` outside the checker), or of the
+        other module whose function's body it checks."""
+        if self._foreign:
+            return self._foreign[-1]
         tree = internals.module_checked(api)
         if tree is None:
             return None
@@ -257,8 +270,13 @@ class Inference:
         if not isinstance(defn, FuncDef):
             return None
         facts = self.facts(api)
-        if facts is None or facts.functions.get(id(defn)) is not defn:
+        if facts is None:
             return None
+        if facts.functions.get(id(defn)) is not defn:
+            body = self._bodies.function(api, defn, facts)
+            if body is None:
+                return None
+            defn = body
         if defn.is_generator or defn.is_coroutine or defn.is_async_generator:
             return None
         return defn, proper
@@ -573,7 +591,25 @@ class Inference:
     def _check(
         self, api: CheckerPluginInterface, defn: FuncItem, override: CallableType, reveals: bool
     ) -> tuple[Type | None, list[internals.Reported], internals.Reveals | None]:
-        """Check ``defn``'s body under ``override``; return what it returns and our errors."""
+        """Check ``defn``'s body under ``override``; return what it returns and our errors.
+
+        Another module's function is checked with that module's facts, and what
+        its check reports is left to that module's own check (``module_bodies``).
+        """
+        owner = self._bodies.owner(defn)
+        if owner is None and not self._foreign:
+            return self._check_here(api, defn, override, reveals)
+        # another module's function, or one that a function being followed there calls
+        self._foreign.append(owner or self._foreign[-1])
+        try:
+            result, _, _ = self._check_here(api, defn, override, reveals=False)
+        finally:
+            self._foreign.pop()
+        return result, [], None
+
+    def _check_here(
+        self, api: CheckerPluginInterface, defn: FuncItem, override: CallableType, reveals: bool
+    ) -> tuple[Type | None, list[internals.Reported], internals.Reveals | None]:
         saved = [(arg.variable, arg.variable.type) for arg in defn.arguments]
         # mypy sets the type of each variable the body infers: the function's own check,
         # before or after this one, must find them as it left them.

@@ -26,6 +26,8 @@ answers as though nothing were known: ``None``, no change, ``False``.
 
 from __future__ import annotations
 
+import copy
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Final, TypeAlias
@@ -41,12 +43,14 @@ from mypy.errors import (
     IterationDependentErrors,
     IterationErrorWatcher,
 )
+from mypy.fastparse import parse as _parse
 from mypy.literals import literal_hash
 from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     ARG_POS,
     FUNC_NO_INFO,
     Context,
+    Decorator,
     Expression,
     FuncDef,
     FuncItem,
@@ -63,6 +67,7 @@ from mypy.plugin import (
     TypeAnalyzerPluginInterface,
 )
 from mypy.semanal import SemanticAnalyzer
+from mypy.semanal_pass1 import SemanticAnalyzerPreAnalysis
 from mypy.typeanal import TypeAnalyser
 from mypy.typeops import type_object_type
 from mypy.types import (
@@ -82,6 +87,7 @@ __all__ = [
     "Place",
     "Reported",
     "Reveals",
+    "analysed_functions",
     "analysis_of",
     "annotated",
     "call_quietly",
@@ -147,6 +153,64 @@ def module_named(api: CheckerPluginInterface, name: str) -> MypyFile | None:
     """A module of the build by name (whether a class is the program's or a library's)."""
     checker = _checker(api)
     return None if checker is None else checker.modules.get(name)
+
+
+def analysed_functions(api: CheckerPluginInterface, tree: MypyFile) -> dict[str, FuncDef]:
+    """The module-level functions of a module mypy read from its cache, with their bodies.
+
+    mypy's cache keeps a module's symbol table, not its functions' bodies.
+    The module's source is parsed again and each module-level function's body
+    analysed in the module's table as mypy read it (as ``dmypy`` analyses a
+    function again: ``SemanticAnalyzer.refresh_partial``), so that its names
+    are the build's.  Nothing is reported; a source that no longer parses
+    gives none, and a function whose analysis fails (mypy raised) is left out:
+    its calls stay ``Any``.
+    """
+    checker = _checker(api)
+    if checker is None or not tree.path.endswith(".py"):
+        return {}
+    try:
+        with open(tree.path, "rb") as file:
+            source = file.read()
+    except OSError:
+        return {}
+    options = copy.copy(checker.options)
+    options.ignore_errors = False  # the parser drops the bodies of an ignored module
+    options.preserve_asts = True
+    errors = Errors(options)
+    parsed = _parse(source, tree.path, tree.fullname, errors, options)
+    if errors.is_errors():
+        return {}
+    SemanticAnalyzerPreAnalysis().visit_file(parsed, tree.path, tree.fullname, options)
+    # Which submodules the module sees as attributes of their package (``pkg.sub.f``) was
+    # settled by mypy's own analysis of it: every module of the build is visible here.
+    visible = {tree.fullname: set(checker.modules)}
+    try:  # mypy 2's missing modules are a dict, mypy 1's a set (its compiled code checks)
+        analyzer = SemanticAnalyzer(checker.modules, {}, set(), errors, checker.plugin, visible)
+    except TypeError:
+        analyzer = SemanticAnalyzer(
+            checker.modules,
+            set(),  # type: ignore[arg-type]
+            set(),
+            errors,
+            checker.plugin,
+            visible,
+        )
+    functions = [s.func if isinstance(s, Decorator) else s for s in parsed.defs]
+    named = Counter(f.name for f in functions if isinstance(f, FuncDef))
+    found: dict[str, FuncDef] = {}
+    for func in functions:
+        if not isinstance(func, FuncDef) or named[func.name] > 1:
+            continue  # a name defined twice: the table's is one of them
+        analyzer.global_decls = [set()]
+        analyzer.nonlocal_decls = [set()]
+        analyzer.imports = set()
+        try:
+            analyzer.refresh_partial(func, [], True, file_node=tree, options=options)
+        except Exception:  # mypy's own analysis failed: no body, never a crash
+            continue
+        found[func.name] = func
+    return found
 
 
 def imported_module(file: MypyFile, module: str, relative: int) -> str | None:
