@@ -73,7 +73,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import is_subtype
-from mypy.typeops import make_simplified_union
+from mypy.typeops import bind_self, make_simplified_union
 from mypy.types import (
     AnyType,
     CallableType,
@@ -256,8 +256,14 @@ class Inference:
     def callee_function(
         self, api: CheckerPluginInterface, callee: Type | None
     ) -> tuple[FuncItem, CallableType] | None:
-        """The function of this module a callee type calls, with the callee type."""
+        """The function of this module a callee type calls, with the callee type.
+
+        An instance of the program's class called (``model(x)``) calls its
+        class's ``__call__``, with ``self`` bound.
+        """
         proper = get_proper_type(callee)
+        if isinstance(proper, Instance):
+            proper = self._instance_call(api, proper)
         if not isinstance(proper, CallableType) or proper.variables:
             return None
         if proper.is_type_obj() and not _constructs(proper):
@@ -280,6 +286,21 @@ class Inference:
         if defn.is_generator or defn.is_coroutine or defn.is_async_generator:
             return None
         return defn, proper
+
+    def _instance_call(self, api: CheckerPluginInterface, instance: Instance) -> Type | None:
+        """The bound ``__call__`` an instance of the program's class is called through."""
+        if not is_program_class(api, instance.type):
+            return None
+        method = instance.type.get_method("__call__")
+        defn = method.func if isinstance(method, Decorator) else method
+        if not isinstance(defn, FuncDef) or defn.is_static or defn.is_class:
+            return None
+        signature = internals.signature_of(api, defn)
+        if not isinstance(signature, CallableType) or not signature.arg_types:
+            return None
+        if signature.arg_kinds[0] != ARG_POS:
+            return None
+        return bind_self(signature, instance)
 
     def specialise_function(
         self,
