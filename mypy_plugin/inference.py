@@ -287,7 +287,9 @@ class Inference:
             return None
         return defn, proper
 
-    def _instance_call(self, api: CheckerPluginInterface, instance: Instance) -> Type | None:
+    def _instance_call(
+        self, api: CheckerPluginInterface, instance: Instance
+    ) -> CallableType | None:
         """The bound ``__call__`` an instance of the program's class is called through."""
         if not is_program_class(api, instance.type):
             return None
@@ -300,7 +302,8 @@ class Inference:
             return None
         if signature.arg_kinds[0] != ARG_POS:
             return None
-        return bind_self(signature, instance)
+        bound = bind_self(signature, instance)
+        return bound if isinstance(bound, CallableType) else None
 
     def specialise_function(
         self,
