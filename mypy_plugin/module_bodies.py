@@ -93,9 +93,11 @@ class ModuleBodies:
     """The bodies of other modules' functions, for one plugin (a build or a daemon)."""
 
     def __init__(self) -> None:
-        self._parsed: dict[str, tuple[MypyFile, dict[str, FuncDef], ModuleFacts]] = {}
-        """Per module read from the cache: its tree, its functions analysed again, their
-        facts."""
+        self._parsed: dict[
+            str, tuple[MypyFile, internals.ParsedModule, dict[str, tuple[FuncDef, ModuleFacts]]]
+        ] = {}
+        """Per module read from the cache: its tree, its source parsed again, and each
+        function analysed so far with the facts of its code."""
         self._in_memory: dict[str, tuple[ModuleFacts, dict[int, Block]]] = {}
         """Per module whose tree has its bodies: its facts, and the body of each function."""
         self._owners: dict[int, ModuleFacts] = {}
@@ -141,26 +143,29 @@ class ModuleBodies:
         self, api: CheckerPluginInterface, tree: MypyFile, defn: FuncDef
     ) -> tuple[FuncDef, ModuleFacts] | None:
         if defn.body.body:  # in memory: in the module's own SCC, or a daemon's
-            found = self._in_memory.get(tree.fullname)
-            if (
-                found is None
-                or found[0].tree is not tree
-                or found[1].get(id(defn)) is not defn.body
-            ):
-                # a daemon merges a module's new tree into the old one: its bodies change
-                facts = ModuleFacts(tree)
-                bodies = {id(f): f.body for f in facts.functions.values() if isinstance(f, FuncDef)}
-                found = self._in_memory[tree.fullname] = (facts, bodies)
-            return defn, found[0]
+            return defn, self._in_memory_facts(tree, defn)
         entry = self._parsed.get(tree.fullname)
         if entry is None or entry[0] is not tree:
-            functions = internals.analysed_functions(api, tree)
-            shell = MypyFile(list(functions.values()), [])
+            entry = self._parsed[tree.fullname] = (tree, internals.ParsedModule(api, tree), {})
+        found = entry[2].get(defn.name)
+        if found is None:
+            body = entry[1].function(defn.name)
+            if body is None:
+                return None
+            shell = MypyFile([body], [])  # the facts of this function's code
             shell._fullname = tree.fullname
             shell.path = tree.path
-            entry = self._parsed[tree.fullname] = (tree, functions, ModuleFacts(shell))
-        body = entry[1].get(defn.name)
-        return None if body is None else (body, entry[2])
+            found = entry[2][defn.name] = (body, ModuleFacts(shell))
+        return found
+
+    def _in_memory_facts(self, tree: MypyFile, defn: FuncDef) -> ModuleFacts:
+        found = self._in_memory.get(tree.fullname)
+        if found is None or found[0].tree is not tree or found[1].get(id(defn)) is not defn.body:
+            # a daemon merges a module's new tree into the old one: its bodies change
+            facts = ModuleFacts(tree)
+            bodies = {id(f): f.body for f in facts.functions.values() if isinstance(f, FuncDef)}
+            found = self._in_memory[tree.fullname] = (facts, bodies)
+        return found[0]
 
     def _imported(self, tree: MypyFile) -> frozenset[str]:
         """The modules ``tree`` imports itself (mypy's dependencies of it)."""

@@ -84,10 +84,10 @@ from mypy.types import (
 from mypy.util import correct_relative_import
 
 __all__ = [
+    "ParsedModule",
     "Place",
     "Reported",
     "Reveals",
-    "analysed_functions",
     "analysis_of",
     "annotated",
     "call_quietly",
@@ -155,62 +155,80 @@ def module_named(api: CheckerPluginInterface, name: str) -> MypyFile | None:
     return None if checker is None else checker.modules.get(name)
 
 
-def analysed_functions(api: CheckerPluginInterface, tree: MypyFile) -> dict[str, FuncDef]:
-    """The module-level functions of a module mypy read from its cache, with their bodies.
+class ParsedModule:
+    """A module mypy read from its cache, its source parsed again: its module-level
+    functions, each analysed on demand (:meth:`function`).
 
     mypy's cache keeps a module's symbol table, not its functions' bodies.
-    The module's source is parsed again and each module-level function's body
-    analysed in the module's table as mypy read it (as ``dmypy`` analyses a
-    function again: ``SemanticAnalyzer.refresh_partial``), so that its names
-    are the build's.  Nothing is reported; a source that no longer parses
-    gives none, and a function whose analysis fails (mypy raised) is left out:
-    its calls stay ``Any``.
+    A function's body is analysed in the module's table as mypy read it (as
+    ``dmypy`` analyses a function again: ``SemanticAnalyzer.refresh_partial``),
+    so that its names are the build's.  Nothing is reported; a source that no
+    longer parses has no function, and one whose analysis fails (mypy raised)
+    is left out: its calls stay ``Any``.
     """
-    checker = _checker(api)
-    if checker is None or not tree.path.endswith(".py"):
-        return {}
-    try:
-        with open(tree.path, "rb") as file:
-            source = file.read()
-    except OSError:
-        return {}
-    options = copy.copy(checker.options)
-    options.ignore_errors = False  # the parser drops the bodies of an ignored module
-    options.preserve_asts = True
-    errors = Errors(options)
-    parsed = _parse(source, tree.path, tree.fullname, errors, options)
-    if errors.is_errors():
-        return {}
-    SemanticAnalyzerPreAnalysis().visit_file(parsed, tree.path, tree.fullname, options)
-    # Which submodules the module sees as attributes of their package (``pkg.sub.f``) was
-    # settled by mypy's own analysis of it: every module of the build is visible here.
-    visible = {tree.fullname: set(checker.modules)}
-    try:  # mypy 2's missing modules are a dict, mypy 1's a set (its compiled code checks)
-        analyzer = SemanticAnalyzer(checker.modules, {}, set(), errors, checker.plugin, visible)
-    except TypeError:
-        analyzer = SemanticAnalyzer(
-            checker.modules,
-            set(),  # type: ignore[arg-type]
-            set(),
-            errors,
-            checker.plugin,
-            visible,
-        )
-    functions = [s.func if isinstance(s, Decorator) else s for s in parsed.defs]
-    named = Counter(f.name for f in functions if isinstance(f, FuncDef))
-    found: dict[str, FuncDef] = {}
-    for func in functions:
-        if not isinstance(func, FuncDef) or named[func.name] > 1:
-            continue  # a name defined twice: the table's is one of them
-        analyzer.global_decls = [set()]
-        analyzer.nonlocal_decls = [set()]
-        analyzer.imports = set()
+
+    def __init__(self, api: CheckerPluginInterface, tree: MypyFile) -> None:
+        self._tree = tree
+        self._functions: dict[str, FuncDef] = {}
+        self._analysed: dict[str, FuncDef | None] = {}
+        self._analyzer: SemanticAnalyzer | None = None
+        checker = _checker(api)
+        if checker is None or not tree.path.endswith(".py"):
+            return
         try:
-            analyzer.refresh_partial(func, [], True, file_node=tree, options=options)
-        except Exception:  # mypy's own analysis failed: no body, never a crash
-            continue
-        found[func.name] = func
-    return found
+            with open(tree.path, "rb") as file:
+                source = file.read()
+        except OSError:
+            return
+        options = copy.copy(checker.options)
+        options.ignore_errors = False  # the parser drops the bodies of an ignored module
+        options.preserve_asts = True
+        self._options = options
+        errors = Errors(options)
+        parsed = _parse(source, tree.path, tree.fullname, errors, options)
+        if errors.is_errors():
+            return
+        SemanticAnalyzerPreAnalysis().visit_file(parsed, tree.path, tree.fullname, options)
+        functions = [s.func if isinstance(s, Decorator) else s for s in parsed.defs]
+        named = Counter(f.name for f in functions if isinstance(f, FuncDef))
+        self._functions = {
+            f.name: f for f in functions if isinstance(f, FuncDef) and named[f.name] == 1
+        }  # a name defined twice: the table's is one of them
+        # Which submodules the module sees as attributes of their package (``pkg.sub.f``)
+        # was settled by mypy's own analysis of it: every module of the build is visible.
+        visible = {tree.fullname: set(checker.modules)}
+        try:  # mypy 2's missing modules are a dict, mypy 1's a set (its compiled code checks)
+            self._analyzer = SemanticAnalyzer(
+                checker.modules, {}, set(), errors, checker.plugin, visible
+            )
+        except TypeError:
+            self._analyzer = SemanticAnalyzer(
+                checker.modules,
+                set(),  # type: ignore[arg-type]
+                set(),
+                errors,
+                checker.plugin,
+                visible,
+            )
+
+    def function(self, name: str) -> FuncDef | None:
+        """The module-level function ``name`` with its body analysed (``None``: none)."""
+        if name in self._analysed:
+            return self._analysed[name]
+        func = self._functions.get(name)
+        analyzer = self._analyzer
+        if func is not None and analyzer is not None:
+            analyzer.global_decls = [set()]
+            analyzer.nonlocal_decls = [set()]
+            analyzer.imports = set()
+            try:
+                analyzer.refresh_partial(
+                    func, [], True, file_node=self._tree, options=self._options
+                )
+            except Exception:  # mypy's own analysis failed: no body, never a crash
+                func = None
+        self._analysed[name] = func
+        return func
 
 
 def imported_module(file: MypyFile, module: str, relative: int) -> str | None:
