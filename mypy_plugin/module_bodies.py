@@ -14,14 +14,16 @@ the program defines.
   as a cold one does.
 * A module whose functions' bodies change must make its importers checked
   again, although its interface did not change: at parse, each module records
-  a fingerprint of its module-level functions' source in a symbol of its own
+  a fingerprint of its functions' and methods' source in a symbol of its own
   table (``__typing_pkg_bodies__``, private), which mypy compares with the
   module's interface (as ``module_dtype_names`` does for dtype aliases).
 
 Bounds, so that what a call depends on is what mypy's cache tracks: only
-module-level functions (not methods), only of a module the module being
-checked imports itself, and from there only that module's own functions (a
-third module's function called in the body stays ``Any``).  What a
+module-level functions and the methods of module-level classes (not a
+static, class or property method, whose decorator the parse does not
+analyse), only of a module the module being checked imports itself, and
+from there only that module's own functions (a third module's function
+called in the body stays ``Any``).  What a
 specialised check of another module's body reports (its dtype errors, its
 ``reveal_type`` notes) is that module's own check's business: nothing is
 reported.
@@ -34,8 +36,10 @@ from collections.abc import Iterator
 from typing import Final
 
 from mypy.nodes import (
+    FUNC_NO_INFO,
     GDEF,
     Block,
+    ClassDef,
     Decorator,
     FuncDef,
     Import,
@@ -45,6 +49,7 @@ from mypy.nodes import (
     MypyFile,
     Statement,
     SymbolTableNode,
+    TypeInfo,
     Var,
 )
 from mypy.plugin import CheckerPluginInterface
@@ -78,12 +83,15 @@ def record_fingerprint(file: MypyFile) -> None:
 
 
 def _module_functions(body: list[Statement]) -> Iterator[FuncDef]:
-    """The module's functions, in its blocks too (``if``, ``try``), not nested ones."""
+    """The module's functions and its classes' methods, in its blocks too (``if``,
+    ``try``), not nested ones."""
     for stmt in body:
         if isinstance(stmt, Decorator):
             yield stmt.func
         elif isinstance(stmt, FuncDef):
             yield stmt
+        elif isinstance(stmt, ClassDef):
+            yield from _module_functions(stmt.defs.body)
         else:
             for block in blocks(stmt):
                 yield from _module_functions(block.body)
@@ -109,25 +117,26 @@ class ModuleBodies:
     ) -> FuncDef | None:
         """``defn``'s definition with its body, if it is a module-level function of another
         of the program's modules that the module checked (``current``) may follow."""
-        module, _, name = defn.fullname.rpartition(".")
+        info = None if defn.info is FUNC_NO_INFO else defn.info
+        module, name = _defined_in(defn, info)
         tree = internals.module_named(api, module)
         if tree is None or tree is current.tree or not is_program_module(tree):
             return None
-        node = tree.names.get(name)
+        node = (tree.names if info is None else info.names).get(name)
         target = (
             node.node.func
             if node is not None and isinstance(node.node, Decorator)
             else (None if node is None else node.node)
         )
-        if target is not defn:
-            return None  # a method, a nested function, or a name bound again
+        if target is not defn or defn.is_static or defn.is_class or defn.is_property:
+            return None  # a nested function, a name bound again, a decorated method
         owner = self._owners.get(id(current.tree))
         if owner is not None and owner.tree.fullname != module:
             return None  # in another module's body: only that module's own functions
         checked = internals.module_checked(api)
         if owner is None and (checked is None or module not in self._imported(checked)):
             return None
-        found = self._body(api, tree, defn)
+        found = self._body(api, tree, defn, info)
         if found is None:
             return None
         body, facts = found
@@ -140,22 +149,23 @@ class ModuleBodies:
         return self._owners.get(id(defn))
 
     def _body(
-        self, api: CheckerPluginInterface, tree: MypyFile, defn: FuncDef
+        self, api: CheckerPluginInterface, tree: MypyFile, defn: FuncDef, info: TypeInfo | None
     ) -> tuple[FuncDef, ModuleFacts] | None:
         if defn.body.body:  # in memory: in the module's own SCC, or a daemon's
             return defn, self._in_memory_facts(tree, defn)
         entry = self._parsed.get(tree.fullname)
         if entry is None or entry[0] is not tree:
             entry = self._parsed[tree.fullname] = (tree, internals.ParsedModule(api, tree), {})
-        found = entry[2].get(defn.name)
+        key = defn.name if info is None else f"{info.name}.{defn.name}"
+        found = entry[2].get(key)
         if found is None:
-            body = entry[1].function(defn.name)
+            body = entry[1].function(defn.name, info)
             if body is None:
                 return None
             shell = MypyFile([body], [])  # the facts of this function's code
             shell._fullname = tree.fullname
             shell.path = tree.path
-            found = entry[2][defn.name] = (body, ModuleFacts(shell))
+            found = entry[2][key] = (body, ModuleFacts(shell))
         return found
 
     def _in_memory_facts(self, tree: MypyFile, defn: FuncDef) -> ModuleFacts:
@@ -178,6 +188,17 @@ class ModuleBodies:
         result = frozenset(modules)
         self._imports[tree.fullname] = (tree, result)
         return result
+
+
+def _defined_in(defn: FuncDef, info: TypeInfo | None) -> tuple[str, str]:
+    """The module defining a module-level function or a method of a module-level class,
+    and the function's name (``("", "")`` for anything else)."""
+    if info is None:
+        module, _, name = defn.fullname.rpartition(".")
+        return module, name
+    if info.fullname != f"{info.module_name}.{info.name}":
+        return "", ""  # a nested class
+    return info.module_name, defn.name
 
 
 def _imported_by(tree: MypyFile, imp: ImportBase) -> Iterator[str]:

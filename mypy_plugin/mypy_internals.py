@@ -27,9 +27,10 @@ answers as though nothing were known: ``None``, no change, ``False``.
 from __future__ import annotations
 
 import copy
+import io
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from typing import Final, TypeAlias
 
 from mypy.binder import CurrentType
@@ -49,6 +50,7 @@ from mypy.mro import MroError, calculate_mro
 from mypy.nodes import (
     ARG_POS,
     FUNC_NO_INFO,
+    ClassDef,
     Context,
     Decorator,
     Expression,
@@ -189,11 +191,12 @@ class ParsedModule:
         if errors.is_errors():
             return
         SemanticAnalyzerPreAnalysis().visit_file(parsed, tree.path, tree.fullname, options)
-        functions = [s.func if isinstance(s, Decorator) else s for s in parsed.defs]
-        named = Counter(f.name for f in functions if isinstance(f, FuncDef))
-        self._functions = {
-            f.name: f for f in functions if isinstance(f, FuncDef) and named[f.name] == 1
-        }  # a name defined twice: the table's is one of them
+        self._functions = _defined_once(parsed.defs)
+        classes = Counter(d.name for d in parsed.defs if isinstance(d, ClassDef))
+        for defn in parsed.defs:
+            if isinstance(defn, ClassDef) and classes[defn.name] == 1:
+                for name, method in _defined_once(defn.defs.body).items():
+                    self._functions[f"{defn.name}.{name}"] = method
         # Which submodules the module sees as attributes of their package (``pkg.sub.f``)
         # was settled by mypy's own analysis of it: every module of the build is visible.
         visible = {tree.fullname: set(checker.modules)}
@@ -211,24 +214,40 @@ class ParsedModule:
                 visible,
             )
 
-    def function(self, name: str) -> FuncDef | None:
-        """The module-level function ``name`` with its body analysed (``None``: none)."""
-        if name in self._analysed:
-            return self._analysed[name]
-        func = self._functions.get(name)
+    def function(self, name: str, info: TypeInfo | None = None) -> FuncDef | None:
+        """The module-level function ``name``, or the method ``name`` of the module-level
+        class ``info``, with its body analysed (``None``: none)."""
+        key = name if info is None else f"{info.name}.{name}"
+        if key in self._analysed:
+            return self._analysed[key]
+        func = self._functions.get(key)
         analyzer = self._analyzer
         if func is not None and analyzer is not None:
             analyzer.global_decls = [set()]
             analyzer.nonlocal_decls = [set()]
             analyzer.imports = set()
+            if info is not None and info.defn.info is not info:
+                info.defn.info = info  # a class read from the cache: its definition's link
             try:
-                analyzer.refresh_partial(
-                    func, [], True, file_node=self._tree, options=self._options
-                )
-            except Exception:  # mypy's own analysis failed: no body, never a crash
+                # mypy reports a crash of its analysis itself (an INTERNAL ERROR, then exit):
+                # here it only means this function has no body to check
+                with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                    analyzer.refresh_partial(
+                        func, [], True, file_node=self._tree, options=self._options,
+                        active_type=info,
+                    )  # fmt: skip
+            except (Exception, SystemExit):
                 func = None
-        self._analysed[name] = func
+        self._analysed[key] = func
         return func
+
+
+def _defined_once(body: list[Statement]) -> dict[str, FuncDef]:
+    """The functions of a module's or class's body by name, those of a name defined once
+    (of a name defined twice, the table's is one of them)."""
+    functions = [s.func if isinstance(s, Decorator) else s for s in body]
+    named = Counter(f.name for f in functions if isinstance(f, FuncDef))
+    return {f.name: f for f in functions if isinstance(f, FuncDef) and named[f.name] == 1}
 
 
 def imported_module(file: MypyFile, module: str, relative: int) -> str | None:
