@@ -17,11 +17,15 @@ Python computes ``1 + 2.0`` itself, no array library is involved.
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Final
 
 from tools.checkers.output import read_mypy
@@ -184,3 +188,27 @@ def judge(
         else:
             verdict.add("wrong type", f"{where}: revealed {said.revealed}; library {cell.result}")
     return verdict
+
+
+@contextmanager
+def imported(root: Path, module: str) -> Iterator[ModuleType]:
+    """Import ``module`` of a package written under ``root`` (to run a test's program),
+    then forget the package."""
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(module)
+    finally:
+        sys.path.remove(str(root))
+        package = module.partition(".")[0]
+        for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+            del sys.modules[name]
+
+
+def write_package(root: Path, package: str, modules: dict[str, str]) -> Path:
+    """Write the package ``package`` under ``root``: ``modules`` (name → source) and an
+    empty ``__init__``; return its folder."""
+    folder = root / package
+    folder.mkdir(exist_ok=True)
+    for name, text in {"__init__": "", **modules}.items():
+        (folder / f"{name}.py").write_text(text, encoding="utf-8")
+    return folder

@@ -10,13 +10,11 @@ interface did not change.  The expected dtypes are JAX's: the program is run.
 
 from __future__ import annotations
 
-import importlib
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from plugin_harness import run_mypy, write_config
+from plugin_harness import imported, run_mypy, write_config, write_package
 
 from tools.checkers import run as checkers
 
@@ -114,12 +112,8 @@ module's function, which the plugin leaves ``Any``."""
 NAMES = "acdefgh"
 
 
-def _write(root: Path, model: str = MODEL) -> Path:
-    package = root / "pkg_mb"
-    package.mkdir(exist_ok=True)
-    for name, text in (("__init__", ""), ("util", UTIL), ("model", model), ("main", MAIN)):
-        (package / f"{name}.py").write_text(text, encoding="utf-8")
-    return package / "main.py"
+def _write(root: Path) -> Path:
+    return write_package(root, "pkg_mb", {"util": UTIL, "model": MODEL, "main": MAIN}) / "main.py"
 
 
 def _revealed(output: str) -> dict[str, str]:
@@ -140,15 +134,9 @@ def _expected(dtypes: dict[str, str]) -> dict[str, str]:
 def test_the_dtypes_are_jax_s(tmp_path: Path) -> None:
     _write(tmp_path)
     (tmp_path / "pkg_mb" / "main.py").write_text(MAIN.split("reveal_type")[0], encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        main = importlib.import_module("pkg_mb.main")
+    with imported(tmp_path, "pkg_mb.main") as main:
         assert {n: str(getattr(main, n).dtype) for n in EXPECTED} == EXPECTED
         assert str(main.g.dtype) == "float32"
-    finally:
-        sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m.startswith("pkg_mb")]:
-            del sys.modules[name]
 
 
 def test_another_module_s_functions_cold_warm_and_changed(tmp_path: Path) -> None:

@@ -10,12 +10,10 @@ program is run too.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
-from plugin_harness import run_mypy, write_config
+from plugin_harness import imported, run_mypy, write_config, write_package
 
 pytestmark = pytest.mark.slow
 
@@ -85,13 +83,8 @@ ARRAY = "typing_pkg.typing.Array[{}]"
 
 
 def _write(root: Path, util: str = UTIL) -> Path:
-    package = root / "pkg_dn"
-    package.mkdir(exist_ok=True)
-    for name, text in (("__init__", ""), ("util", util), ("base", BASE), ("mid", MID)):
-        (package / f"{name}.py").write_text(text, encoding="utf-8")
-    main = package / "main.py"
-    main.write_text(MAIN, encoding="utf-8")
-    return main
+    modules = {"util": util, "base": BASE, "mid": MID, "main": MAIN}
+    return write_package(root, "pkg_dn", modules) / "main.py"
 
 
 def _revealed(output: str) -> dict[str, str]:
@@ -111,14 +104,8 @@ def test_the_dtypes_are_jax_s(tmp_path: Path) -> None:
     (tmp_path / "pkg_dn" / "main.py").write_text(
         MAIN.split("reveal_type")[0], encoding="utf-8"
     )  # the program without its reveals
-    sys.path.insert(0, str(tmp_path))
-    try:
-        main = importlib.import_module("pkg_dn.main")
+    with imported(tmp_path, "pkg_dn.main") as main:
         assert {n: str(getattr(main, n).dtype) for n in EXPECTED} == EXPECTED
-    finally:
-        sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m.startswith("pkg_dn")]:
-            del sys.modules[name]
 
 
 def test_another_module_s_dtype_names_cold_warm_and_changed(tmp_path: Path) -> None:
