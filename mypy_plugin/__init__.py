@@ -88,6 +88,7 @@ from functools import cached_property, partial
 from typing import Any, Final, TypeVar
 
 from mypy.nodes import (
+    ARG_POS,
     CallExpr,
     Context,
     ListComprehension,
@@ -928,7 +929,7 @@ def _call_callback(
             return built  # State(w=x): a NamedTuple of the program, its items narrowed
     found = inference_.callee_function(api, transforms.declared_callee(api, context.callee))
     if found is None:
-        return ctx.default_return_type
+        return _transformed_lambda_call(inference_, ctx, context)
     defn, callee = found
     arg_types = dtype_names_.read_all(api, _without_context(api, ctx), ctx.args)
     traced = transforms.traced(callee)
@@ -948,6 +949,26 @@ def _call_callback(
         return ctx.default_return_type  # Cls(…): its __init__ checked with these arguments
     # A jitted call is Any to mypy alone: only its arrays are the plugin's to give (a
     # program's State kept would refuse brax's ``self._state = None`` then ``= reset(…)``).
+    return program_types.arrays_only(result) if traced else result
+
+
+def _transformed_lambda_call(inference_: inference.Inference, ctx: _Ctx, context: CallExpr) -> Type:
+    """``jax.vmap(lambda a: a * 2)(x)``: the lambda's body checked with the arguments (a
+    mapped argument's slice has its dtype; a traced NumPy array is a JAX array)."""
+    api = ctx.api
+    lam = transforms.transformed_lambda(context.callee)
+    callee = get_proper_type(transforms.declared_callee(api, context.callee))
+    if lam is None or not isinstance(callee, CallableType):
+        return ctx.default_return_type
+    if any(len(kinds) != 1 or kinds[0] != ARG_POS for kinds in ctx.arg_kinds):
+        return ctx.default_return_type
+    args = [actuals[0] for actuals in _without_context(api, ctx)]
+    traced = transforms.traced(callee)
+    if traced:
+        args = [inference_.traced_type(api, a) for a in args]
+    result = inference_.specialise_function(api, lam, callee, args)
+    if result is None:
+        return ctx.default_return_type
     return program_types.arrays_only(result) if traced else result
 
 

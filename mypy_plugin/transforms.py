@@ -30,6 +30,7 @@ from typing import Final
 
 from mypy import errorcodes as codes
 from mypy.nodes import (
+    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     CallExpr,
@@ -38,6 +39,7 @@ from mypy.nodes import (
     Expression,
     FuncDef,
     IntExpr,
+    LambdaExpr,
     RefExpr,
     SymbolTableNode,
     TupleExpr,
@@ -85,6 +87,7 @@ __all__ = [
     "gradient_mark",
     "replace_jitted_method",
     "traced",
+    "transformed_lambda",
 ]
 
 _AUX_INDEX: Final = 1
@@ -801,6 +804,18 @@ def replace_jitted_method(ctx: AttributeContext) -> Type:
     if ctx.is_lvalue:
         withdraw(ctx.api, ctx.context, codes.METHOD_ASSIGN)
     return ctx.default_attr_type
+
+
+def transformed_lambda(callee: Expression) -> LambdaExpr | None:
+    """The lambda a transformation's call was given first (``jax.vmap(lambda a: …)``)."""
+    if (
+        isinstance(callee, CallExpr)
+        and callee.args
+        and callee.arg_kinds[0] == ARG_POS
+        and isinstance(callee.args[0], LambdaExpr)
+    ):
+        return callee.args[0]
+    return None
 
 
 def declared_callee(api: CheckerPluginInterface, callee: Expression) -> Type | None:
