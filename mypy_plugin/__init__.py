@@ -969,7 +969,9 @@ def _transformed_lambda_call(inference_: inference.Inference, ctx: _Ctx, context
     result = inference_.specialise_function(api, lam, callee, args)
     if result is None:
         return ctx.default_return_type
-    return program_types.arrays_only(result) if traced else result
+    # Its arrays only: a class of the program it returns (blackjax's vmapped state, a
+    # NamedTuple) would be refused later where an ``ArrayTree`` is declared, as no ``Any`` is.
+    return program_types.arrays_only(result)
 
 
 def _arguments_alone(

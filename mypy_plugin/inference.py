@@ -101,6 +101,7 @@ from mypy_plugin.program_facts import (
     ends,
 )
 from mypy_plugin.program_types import (
+    arrays_only,
     dtype_conflict,
     erase_all,
     has_unknown_array,
@@ -441,9 +442,16 @@ class Inference:
                 facts = self.facts(api)
                 if facts is not None and facts.called_results.get(id(context)) is context:
                     return made  # make_step(…)(state, key), or bound once: step = make_step(…)
+            if self._bodies.owner(defn) is not None:
+                # Another module's function: its arrays only.  A class of the program it
+                # returns (blackjax's HMC state, a NamedTuple) may be refused later where a
+                # structural type is declared (``ArrayTree``), as no ``Any`` is.
+                return arrays_only(result)
             return program_arrays(api, result)
-        if not is_subtype(result, declared_ret):
-            return default
+        if not is_subtype(result, declared_ret) or not known_dtypes(result):
+            return default  # the declaration stands unless the body tells a dtype
+        if self._bodies.owner(defn) is not None:
+            return refine_dtypes(declared_ret, result)
         return refine_dtypes(declared_ret, result, lambda info: is_program_class(api, info))
 
     def _nested_function(self, api: CheckerPluginInterface, result: Type) -> CallableType | None:

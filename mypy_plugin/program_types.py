@@ -8,10 +8,12 @@ from typing import Final
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
+    COVARIANT,
     FUNC_NO_INFO,
     FuncItem,
     MypyFile,
     TypeInfo,
+    Var,
 )
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
@@ -24,6 +26,7 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeVarType,
     UnionType,
     get_proper_type,
     has_type_vars,
@@ -265,10 +268,37 @@ def _arrays_only(typ: Type, program_class: Callable[[TypeInfo], bool] | None) ->
 
 
 def program_arrays(api: CheckerPluginInterface, typ: Type) -> Type:
-    """``arrays_only(typ)``, keeping the program's own concrete classes (its NamedTuples)."""
+    """``arrays_only(typ)``, keeping the program's own concrete classes that hold arrays (its
+    NamedTuples of arrays; an identifier class, flax's ``FlaxId``, stays ``Any``)."""
     if not internals.checking(api):
         return arrays_only(typ)
-    return arrays_only(typ, lambda info: is_program_class(api, info))
+    return arrays_only(typ, lambda info: is_program_class(api, info) and holds_arrays(api, info))
+
+
+def holds_arrays(api: CheckerPluginInterface, info: TypeInfo) -> bool:
+    """Whether an attribute of the program's class ``info`` (or of a base class of the
+    program's) is declared or inferred to hold an array."""
+    for base in info.mro:
+        if base is not info and not is_program_class(api, base):
+            continue
+        for node in base.names.values():
+            var = node.node
+            if isinstance(var, Var) and var.type is not None and _holds_array(var.type):
+                return True
+    return False
+
+
+def _holds_array(typ: Type) -> bool:
+    """Whether ``typ`` is an array, or a container, tuple or union holding one."""
+    proper = expand(typ)
+    if isinstance(proper, Instance):
+        operand = classify(proper)
+        if operand is not None and operand.is_array:
+            return True
+        return any(_holds_array(arg) for arg in proper.args)
+    if isinstance(proper, TupleType | UnionType):
+        return any(_holds_array(item) for item in proper.items)
+    return False
 
 
 def as_mypy_any(api: CheckerPluginInterface, typ: Type, inferred_array: TypeInfo | None) -> Type:
@@ -354,7 +384,18 @@ def refine_dtypes(
             return found
         if isinstance(proper, Instance) and proper.type is wanted.type and wanted.args:
             args = _refine_each(wanted.args, proper.args, program_class)
-            return declared if args is None else wanted.copy_modified(args=args)
+            if args is None:
+                return declared
+            # an invariant argument stays as declared: ``dict[str, Any]`` refined to arrays
+            # would refuse the next dict the program binds to the same variable
+            variables = wanted.type.defn.type_vars
+            if len(variables) != len(args):
+                return declared
+            args = [
+                new if isinstance(tv, TypeVarType) and tv.variance == COVARIANT else old
+                for new, old, tv in zip(args, wanted.args, variables, strict=True)
+            ]
+            return wanted.copy_modified(args=args)
         return declared
     if isinstance(wanted, TupleType) and isinstance(proper, TupleType):
         items = _refine_each(wanted.items, proper.items, program_class)
