@@ -73,7 +73,7 @@ from mypy.nodes import (
 )
 from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import is_subtype
-from mypy.typeops import bind_self, make_simplified_union
+from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
     CallableType,
@@ -105,6 +105,7 @@ from mypy_plugin.program_types import (
     dtype_conflict,
     erase_all,
     has_unknown_array,
+    instance_call,
     is_program_class,
     is_program_module,
     known_dtypes,
@@ -264,7 +265,7 @@ class Inference:
         """
         proper = get_proper_type(callee)
         if isinstance(proper, Instance):
-            proper = self._instance_call(api, proper)
+            proper = instance_call(api, proper)
         if not isinstance(proper, CallableType) or proper.variables:
             return None
         if proper.is_type_obj() and not _constructs(proper):
@@ -287,24 +288,6 @@ class Inference:
         if defn.is_generator or defn.is_coroutine or defn.is_async_generator:
             return None
         return defn, proper
-
-    def _instance_call(
-        self, api: CheckerPluginInterface, instance: Instance
-    ) -> CallableType | None:
-        """The bound ``__call__`` an instance of the program's class is called through."""
-        if not is_program_class(api, instance.type):
-            return None
-        method = instance.type.get_method("__call__")
-        defn = method.func if isinstance(method, Decorator) else method
-        if not isinstance(defn, FuncDef) or defn.is_static or defn.is_class:
-            return None
-        signature = internals.signature_of(api, defn)
-        if not isinstance(signature, CallableType) or not signature.arg_types:
-            return None
-        if signature.arg_kinds[0] != ARG_POS:
-            return None
-        bound = bind_self(signature, instance)
-        return bound if isinstance(bound, CallableType) else None
 
     def specialise_function(
         self,

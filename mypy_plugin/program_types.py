@@ -6,10 +6,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
     ARG_STAR,
     ARG_STAR2,
     COVARIANT,
     FUNC_NO_INFO,
+    Decorator,
+    FuncDef,
     FuncItem,
     MypyFile,
     TypeInfo,
@@ -18,7 +21,7 @@ from mypy.nodes import (
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface
 from mypy.subtypes import is_subtype
-from mypy.typeops import make_simplified_union
+from mypy.typeops import bind_self, make_simplified_union
 from mypy.types import (
     AnyType,
     CallableType,
@@ -56,6 +59,7 @@ __all__ = [
     "erase_dtypes",
     "fits_context",
     "has_unknown_array",
+    "instance_call",
     "is_installed",
     "is_program_class",
     "is_program_module",
@@ -480,3 +484,21 @@ def redefinition_allowed(options: Options) -> bool:
     if hasattr(options, "allow_redefinition_old"):
         return bool(options.allow_redefinition)
     return bool(getattr(options, "allow_redefinition_new", False))
+
+
+def instance_call(api: CheckerPluginInterface, instance: Instance) -> CallableType | None:
+    """The bound ``__call__`` an instance of the program's class is called through
+    (``block(x)``), ``None`` for a static or class method or another class's instance."""
+    if not is_program_class(api, instance.type):
+        return None
+    method = instance.type.get_method("__call__")
+    defn = method.func if isinstance(method, Decorator) else method
+    if not isinstance(defn, FuncDef) or defn.is_static or defn.is_class:
+        return None
+    signature = internals.signature_of(api, defn)
+    if not isinstance(signature, CallableType) or not signature.arg_types:
+        return None
+    if signature.arg_kinds[0] != ARG_POS:
+        return None
+    bound = bind_self(signature, instance)
+    return bound if isinstance(bound, CallableType) else None

@@ -627,13 +627,14 @@ def test_the_whole_tool_on_a_tiny_project(tmp_path: Path) -> None:
     assert f"+ {mypy['added'][0]['text']}" in done.stdout
     assert mypy["cold_ratio"] is not None
     assert mypy["warm_ratio"] is not None
-    # x, y: one dtype each; out, w (from a bare jax.Array annotation): an array of unknown dtype
+    # x, y: one dtype each; w: double(y) checked at the call in model.py (float16); out, in
+    # double's own body (its parameter a bare jax.Array annotation): an array of unknown dtype
     sites = project["sites"]
     assert sites["types"]["model.py"]["7:x"].endswith("Array[typing_pkg.dtypes.float8_e4m3fn]")
     assert sites["types"]["model.py"]["8:y"].endswith("Array[typing_pkg.dtypes.float16]")
     assert sites["types"]["helpers.py"]["5:out"] == "typing_pkg.typing.Array[Any]"
-    assert sites["dtypes"] == {"float8_e4m3fn": 1, "float16": 1, "bfloat16": 1}
-    assert sites["typed"] == 3
+    assert sites["dtypes"] == {"float8_e4m3fn": 1, "float16": 2, "bfloat16": 1}
+    assert sites["typed"] == 4
     assert sites["arrays"] == 5  # and z, after the error: not an array
     # the program runs h's site (bfloat16, typed so) and out's (bfloat16, untyped)
     runtime = sites["runtime"]
