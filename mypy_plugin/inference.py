@@ -29,11 +29,12 @@ casts back to ``x.dtype``.  Pyright does the same for unannotated functions
   function being specialised gives mypy's own result), and the depth is
   bounded.  Generators, coroutines, overloads and generic functions are left
   alone.
-* A module-level function of another of the program's modules, which the
-  module checked imports, is specialised too, from its body as mypy parsed it
-  or, when mypy read that module from its cache, as the plugin parses it again
-  (``mypy_plugin.module_bodies``, with the bounds that keep a warm run's
-  answers a cold one's); what its check reports is left to its own module.
+* A module-level function, or a method of a module-level class, of another
+  of the program's modules, which the module checked imports, is specialised
+  too, from its body as mypy parsed it or, when mypy read that module from its
+  cache, as the plugin parses it again (``mypy_plugin.module_bodies``, with the
+  bounds that keep a warm run's answers a cold one's); what its check reports
+  is left to its own module, and its result keeps its arrays only.
 * A call returning one of the module's unannotated nested functions
   (``make_train(config)`` returning ``train``) gives that function where
   the program jits or maps it, calls it at once or binds it to a name bound
@@ -418,6 +419,7 @@ class Inference:
         result = self._specialise(api, defn, base, new_args, unannotated, shows)
         if result is None:
             return default
+        foreign = self._bodies.owner(defn) is not None
         if unannotated or isinstance(get_proper_type(declared_ret), AnyType):
             made = self._nested_function(api, result)
             if made is not None:
@@ -425,15 +427,13 @@ class Inference:
                 facts = self.facts(api)
                 if facts is not None and facts.called_results.get(id(context)) is context:
                     return made  # make_step(…)(state, key), or bound once: step = make_step(…)
-            if self._bodies.owner(defn) is not None:
-                # Another module's function: its arrays only.  A class of the program it
-                # returns (blackjax's HMC state, a NamedTuple) may be refused later where a
-                # structural type is declared (``ArrayTree``), as no ``Any`` is.
-                return arrays_only(result)
-            return program_arrays(api, result)
+            # Another module's function gives its arrays only: a class of the program it
+            # returns (blackjax's HMC state, a NamedTuple) may be refused later where a
+            # structural type is declared (``ArrayTree``), as no ``Any`` is.
+            return arrays_only(result) if foreign else program_arrays(api, result)
         if not is_subtype(result, declared_ret) or not known_dtypes(result):
             return default  # the declaration stands unless the body tells a dtype
-        if self._bodies.owner(defn) is not None:
+        if foreign:
             return refine_dtypes(declared_ret, result)
         return refine_dtypes(declared_ret, result, lambda info: is_program_class(api, info))
 

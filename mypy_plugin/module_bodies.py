@@ -62,11 +62,11 @@ from mypy_plugin.program_types import is_program_module
 __all__ = ["FINGERPRINT", "ModuleBodies", "record_fingerprint"]
 
 FINGERPRINT: Final = "__typing_pkg_bodies__"
-"""The symbol holding the fingerprint of a module's module-level functions' source."""
+"""The symbol holding the fingerprint of a module's functions' and methods' source."""
 
 
 def record_fingerprint(file: MypyFile) -> None:
-    """Record in ``file``'s table a fingerprint of its module-level functions' source (at
+    """Record in ``file``'s table a fingerprint of its functions' and methods' source (at
     parse: mypy writes it to the cache and compares it in the module's interface)."""
     try:
         with open(file.path, "rb") as source:
